@@ -1,0 +1,46 @@
+//! `hsakit`: the one command line of the HSA system for AMD GPUs.
+//!
+//! Each subcommand lives in its own file under `cmd/` and is a thin shell
+//! over a library crate: `asm`/`disasm` over `hsail`, `brig-dump` over
+//! `brig`. Library errors carry their location; this binary only turns them
+//! into messages on stderr and exit codes (0 success, 1 bad input, 2 usage).
+
+mod cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// The HSA system for AMD GPUs: HSAIL, BRIG and (soon) AMDGPU code objects.
+#[derive(Debug, Parser)]
+#[command(name = "hsakit", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Assemble HSAIL text into a BRIG module (byte-identical to HSAILasm).
+    Asm(cmd::asm::Args),
+    /// Disassemble a BRIG module into canonical HSAIL text.
+    Disasm(cmd::disasm::Args),
+    /// List every entry of a BRIG module with its section and offset.
+    BrigDump(cmd::brig_dump::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Asm(args) => cmd::asm::run(args),
+        Command::Disasm(args) => cmd::disasm::run(args),
+        Command::BrigDump(args) => cmd::brig_dump::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("hsakit: error: {err:#}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! The `hsakit` binary as a user meets it: exit codes, output files, and
+//! error messages that name file:line:col (text) or section and offset (BRIG).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn hsakit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hsakit")).args(args).output().expect("cannot run hsakit")
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn example_assembles_and_disassembles() {
+    let scratch = oracles::Scratch::new("cli-example");
+    let brig = scratch.path("va.brig");
+    let example = root().join("examples/vector_add.hsail");
+    let out = hsakit(&["asm", example.to_str().unwrap(), "-o", brig.to_str().unwrap()]);
+    assert!(out.status.success(), "asm failed: {}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&brig).unwrap();
+    assert_eq!(&bytes[..8], b"HSA BRIG", "output is not a BRIG module");
+    let out = hsakit(&["disasm", brig.to_str().unwrap()]);
+    assert!(out.status.success(), "disasm failed: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("kernel &vec_add("), "unexpected disassembly:\n{text}");
+    let out = hsakit(&["brig-dump", brig.to_str().unwrap()]);
+    assert!(out.status.success(), "brig-dump failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("hsa_code"));
+}
+
+/// Each file in `tests/corpus-bad` starts with `// expect-error: LINE:COL`,
+/// where HSAILasm reports the error; we must report it there too.
+#[test]
+fn syntax_errors_name_file_line_col() {
+    let files = oracles::files_with_extension(&root().join("tests/corpus-bad"), "hsail");
+    assert!(!files.is_empty(), "tests/corpus-bad is empty");
+    let mut failures = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let expect = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("// expect-error:"))
+            .unwrap_or_else(|| panic!("{} lacks an expect-error line", file.display()))
+            .trim()
+            .to_string();
+        let scratch = oracles::Scratch::new("cli-bad");
+        let out_path = scratch.path("x.brig");
+        let out = hsakit(&["asm", file.to_str().unwrap(), "-o", out_path.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let want = format!("{}:{expect}: error:", file.display());
+        if out.status.code() != Some(1) || !stderr.contains(&want) {
+            failures.push(format!(
+                "{}: want exit 1 and `{want}`, got {:?}:\n{stderr}",
+                file.display(),
+                out.status.code()
+            ));
+        }
+        if out_path.exists() {
+            failures.push(format!("{}: an output file was written despite errors", file.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn malformed_brig_names_section_and_offset() {
+    let scratch = oracles::Scratch::new("cli-badbrig");
+    let path = scratch.path("bad.brig");
+    std::fs::write(&path, b"HSA BRIG\x01\x00\x00\x00\x00\x00\x00\x00garbage").unwrap();
+    for cmd in ["disasm", "brig-dump"] {
+        let out = hsakit(&[cmd, path.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {stderr}");
+        assert!(stderr.contains("offset"), "{cmd}: error does not name an offset: {stderr}");
+    }
+}
+
+#[test]
+fn missing_input_is_an_error_not_a_panic() {
+    let out = hsakit(&["asm", "/nonexistent/x.hsail"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/x.hsail"));
+}
