@@ -1,0 +1,960 @@
+//! Zero-copy BRIG reader.
+//!
+//! [`BrigModule::parse`] validates the container in one pass — module header,
+//! section index, section headers, and the walk of every entry of `hsa_data`,
+//! `hsa_code` and `hsa_operand` to the exact end of its section — so the
+//! accessors afterwards only have to check that an offset names an entry
+//! start and that the entry has the expected kind. Nothing here panics on
+//! arbitrary input; every problem is a [`BrigError`] naming the section and
+//! byte offset.
+
+use core::fmt;
+use core::mem::size_of;
+
+use zerocopy::FromBytes;
+
+use crate::entries::*;
+use crate::enums::*;
+
+/// The names of the three standard sections, by [`BrigSectionIndex`].
+pub const STANDARD_SECTION_NAMES: [&str; 3] = ["hsa_data", "hsa_code", "hsa_operand"];
+
+/// A malformed BRIG module or a bad reference into one.
+///
+/// `Display` ends with the location: `… in section hsa_code at offset 0x1c4`
+/// (section-relative, as BRIG offsets are) or `… at file offset 0x68` for
+/// problems with the module header, section index or a section header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BrigError {
+    /// The section the offset is relative to; `None` for a file offset.
+    pub section: Option<BrigSectionIndex>,
+    /// Byte offset (section-relative if `section` is set, else from the
+    /// start of the module).
+    pub offset: u64,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl BrigError {
+    /// An error at a byte offset of the module.
+    pub fn at_file(offset: u64, message: impl Into<String>) -> Self {
+        Self {
+            section: None,
+            offset,
+            message: message.into(),
+        }
+    }
+
+    /// An error at a section-relative offset.
+    pub fn in_section(section: BrigSectionIndex, offset: u64, message: impl Into<String>) -> Self {
+        Self {
+            section: Some(section),
+            offset,
+            message: message.into(),
+        }
+    }
+
+    /// The name of the section (`"hsa_code"`, or `"#4"` for a non-standard one).
+    pub fn section_name(&self) -> Option<String> {
+        self.section.map(section_display_name)
+    }
+}
+
+fn section_display_name(s: BrigSectionIndex) -> String {
+    match STANDARD_SECTION_NAMES.get(s.raw() as usize) {
+        Some(n) => (*n).to_owned(),
+        None => format!("#{}", s.raw()),
+    }
+}
+
+impl fmt::Display for BrigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.section {
+            Some(s) => write!(
+                f,
+                "{} in section {} at offset {:#x}",
+                self.message,
+                section_display_name(s),
+                self.offset
+            ),
+            None => write!(f, "{} at file offset {:#x}", self.message, self.offset),
+        }
+    }
+}
+
+impl std::error::Error for BrigError {}
+
+/// Result with a [`BrigError`].
+pub type Result<T, E = BrigError> = core::result::Result<T, E>;
+
+/// One section of a module: its header, name and bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct BrigSection<'a> {
+    /// Position in the section index.
+    pub index: BrigSectionIndex,
+    /// Offset of the section from the start of the module.
+    pub file_offset: u64,
+    /// The fixed part of the section header.
+    pub header: &'a BrigSectionHeader,
+    /// The name (`name_length` bytes after the fixed header).
+    pub name: &'a [u8],
+    /// The whole section, header included (`header.byte_count` bytes);
+    /// section offsets index into this.
+    pub bytes: &'a [u8],
+}
+
+impl<'a> BrigSection<'a> {
+    /// The name as text (lossy for non-UTF-8 names of non-standard sections).
+    pub fn name_str(&self) -> std::borrow::Cow<'a, str> {
+        String::from_utf8_lossy(self.name)
+    }
+
+    /// Offset of the first entry (`header_byte_count`).
+    pub fn first_entry(&self) -> u32 {
+        self.header.header_byte_count.get()
+    }
+
+    /// The bytes after the section header.
+    pub fn body(&self) -> &'a [u8] {
+        self.bytes.get(self.first_entry() as usize..).unwrap_or(&[])
+    }
+}
+
+/// A validated, borrowed BRIG module.
+#[derive(Clone, Debug)]
+pub struct BrigModule<'a> {
+    bytes: &'a [u8],
+    header: &'a BrigModuleHeader,
+    sections: Vec<BrigSection<'a>>,
+    /// Entry start offsets of hsa_data, hsa_code, hsa_operand (sorted).
+    starts: [Vec<u32>; 3],
+}
+
+/// An `hsa_code` entry, by kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Code<'a> {
+    DirectiveArgBlockEnd(&'a BrigDirectiveArgBlock),
+    DirectiveArgBlockStart(&'a BrigDirectiveArgBlock),
+    DirectiveComment(&'a BrigDirectiveComment),
+    DirectiveControl(&'a BrigDirectiveControl),
+    DirectiveExtension(&'a BrigDirectiveExtension),
+    DirectiveFbarrier(&'a BrigDirectiveFbarrier),
+    DirectiveFunction(&'a BrigDirectiveExecutable),
+    DirectiveIndirectFunction(&'a BrigDirectiveExecutable),
+    DirectiveKernel(&'a BrigDirectiveExecutable),
+    DirectiveLabel(&'a BrigDirectiveLabel),
+    DirectiveLoc(&'a BrigDirectiveLoc),
+    DirectiveModule(&'a BrigDirectiveModule),
+    DirectiveNone(&'a BrigDirectiveNone),
+    DirectivePragma(&'a BrigDirectivePragma),
+    DirectiveSignature(&'a BrigDirectiveExecutable),
+    DirectiveVariable(&'a BrigDirectiveVariable),
+    InstAddr(&'a BrigInstAddr),
+    InstAtomic(&'a BrigInstAtomic),
+    InstBasic(&'a BrigInstBasic),
+    InstBr(&'a BrigInstBr),
+    InstCmp(&'a BrigInstCmp),
+    InstCvt(&'a BrigInstCvt),
+    InstImage(&'a BrigInstImage),
+    InstLane(&'a BrigInstLane),
+    InstMem(&'a BrigInstMem),
+    InstMemFence(&'a BrigInstMemFence),
+    InstMod(&'a BrigInstMod),
+    InstQueryImage(&'a BrigInstQueryImage),
+    InstQuerySampler(&'a BrigInstQuerySampler),
+    InstQueue(&'a BrigInstQueue),
+    InstSeg(&'a BrigInstSeg),
+    InstSegCvt(&'a BrigInstSegCvt),
+    InstSignal(&'a BrigInstSignal),
+    InstSourceType(&'a BrigInstSourceType),
+    /// A kind this crate does not know (or an operand kind in `hsa_code`).
+    Unknown(&'a BrigBase),
+}
+
+/// An `hsa_operand` entry, by kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Operand<'a> {
+    Address(&'a BrigOperandAddress),
+    Align(&'a BrigOperandAlign),
+    CodeList(&'a BrigOperandCodeList),
+    CodeRef(&'a BrigOperandCodeRef),
+    ConstantBytes(&'a BrigOperandConstantBytes),
+    ConstantImage(&'a BrigOperandConstantImage),
+    ConstantOperandList(&'a BrigOperandConstantOperandList),
+    ConstantSampler(&'a BrigOperandConstantSampler),
+    OperandList(&'a BrigOperandOperandList),
+    Register(&'a BrigOperandRegister),
+    String(&'a BrigOperandString),
+    Wavesize(&'a BrigOperandWavesize),
+    /// A kind this crate does not know (`OPERAND_RESERVED` included, or a
+    /// code kind in `hsa_operand`).
+    Unknown(&'a BrigBase),
+}
+
+macro_rules! view {
+    ($bytes:expr, $t:ty) => {
+        match <$t>::ref_from_prefix($bytes) {
+            Ok((r, _)) => r,
+            Err(_) => return None,
+        }
+    };
+}
+
+impl<'a> Code<'a> {
+    /// Views `bytes` (an entry whose `byte_count` was validated to cover the
+    /// struct of its kind) as a code entry.
+    fn from_bytes(bytes: &'a [u8]) -> Option<Self> {
+        let base = view!(bytes, BrigBase);
+        Some(match base.kind {
+            BrigKind::NONE => Code::DirectiveNone(view!(bytes, BrigDirectiveNone)),
+            BrigKind::DIRECTIVE_ARG_BLOCK_END => {
+                Code::DirectiveArgBlockEnd(view!(bytes, BrigDirectiveArgBlock))
+            }
+            BrigKind::DIRECTIVE_ARG_BLOCK_START => {
+                Code::DirectiveArgBlockStart(view!(bytes, BrigDirectiveArgBlock))
+            }
+            BrigKind::DIRECTIVE_COMMENT => {
+                Code::DirectiveComment(view!(bytes, BrigDirectiveComment))
+            }
+            BrigKind::DIRECTIVE_CONTROL => {
+                Code::DirectiveControl(view!(bytes, BrigDirectiveControl))
+            }
+            BrigKind::DIRECTIVE_EXTENSION => {
+                Code::DirectiveExtension(view!(bytes, BrigDirectiveExtension))
+            }
+            BrigKind::DIRECTIVE_FBARRIER => {
+                Code::DirectiveFbarrier(view!(bytes, BrigDirectiveFbarrier))
+            }
+            BrigKind::DIRECTIVE_FUNCTION => {
+                Code::DirectiveFunction(view!(bytes, BrigDirectiveExecutable))
+            }
+            BrigKind::DIRECTIVE_INDIRECT_FUNCTION => {
+                Code::DirectiveIndirectFunction(view!(bytes, BrigDirectiveExecutable))
+            }
+            BrigKind::DIRECTIVE_KERNEL => {
+                Code::DirectiveKernel(view!(bytes, BrigDirectiveExecutable))
+            }
+            BrigKind::DIRECTIVE_LABEL => Code::DirectiveLabel(view!(bytes, BrigDirectiveLabel)),
+            BrigKind::DIRECTIVE_LOC => Code::DirectiveLoc(view!(bytes, BrigDirectiveLoc)),
+            BrigKind::DIRECTIVE_MODULE => Code::DirectiveModule(view!(bytes, BrigDirectiveModule)),
+            BrigKind::DIRECTIVE_PRAGMA => Code::DirectivePragma(view!(bytes, BrigDirectivePragma)),
+            BrigKind::DIRECTIVE_SIGNATURE => {
+                Code::DirectiveSignature(view!(bytes, BrigDirectiveExecutable))
+            }
+            BrigKind::DIRECTIVE_VARIABLE => {
+                Code::DirectiveVariable(view!(bytes, BrigDirectiveVariable))
+            }
+            BrigKind::INST_ADDR => Code::InstAddr(view!(bytes, BrigInstAddr)),
+            BrigKind::INST_ATOMIC => Code::InstAtomic(view!(bytes, BrigInstAtomic)),
+            BrigKind::INST_BASIC => Code::InstBasic(view!(bytes, BrigInstBasic)),
+            BrigKind::INST_BR => Code::InstBr(view!(bytes, BrigInstBr)),
+            BrigKind::INST_CMP => Code::InstCmp(view!(bytes, BrigInstCmp)),
+            BrigKind::INST_CVT => Code::InstCvt(view!(bytes, BrigInstCvt)),
+            BrigKind::INST_IMAGE => Code::InstImage(view!(bytes, BrigInstImage)),
+            BrigKind::INST_LANE => Code::InstLane(view!(bytes, BrigInstLane)),
+            BrigKind::INST_MEM => Code::InstMem(view!(bytes, BrigInstMem)),
+            BrigKind::INST_MEM_FENCE => Code::InstMemFence(view!(bytes, BrigInstMemFence)),
+            BrigKind::INST_MOD => Code::InstMod(view!(bytes, BrigInstMod)),
+            BrigKind::INST_QUERY_IMAGE => Code::InstQueryImage(view!(bytes, BrigInstQueryImage)),
+            BrigKind::INST_QUERY_SAMPLER => {
+                Code::InstQuerySampler(view!(bytes, BrigInstQuerySampler))
+            }
+            BrigKind::INST_QUEUE => Code::InstQueue(view!(bytes, BrigInstQueue)),
+            BrigKind::INST_SEG => Code::InstSeg(view!(bytes, BrigInstSeg)),
+            BrigKind::INST_SEG_CVT => Code::InstSegCvt(view!(bytes, BrigInstSegCvt)),
+            BrigKind::INST_SIGNAL => Code::InstSignal(view!(bytes, BrigInstSignal)),
+            BrigKind::INST_SOURCE_TYPE => Code::InstSourceType(view!(bytes, BrigInstSourceType)),
+            _ => Code::Unknown(base),
+        })
+    }
+
+    /// The entry's [`BrigBase`].
+    pub fn base(&self) -> &'a BrigBase {
+        match *self {
+            Code::DirectiveArgBlockEnd(e) | Code::DirectiveArgBlockStart(e) => &e.base,
+            Code::DirectiveComment(e) => &e.base,
+            Code::DirectiveControl(e) => &e.base,
+            Code::DirectiveExtension(e) => &e.base,
+            Code::DirectiveFbarrier(e) => &e.base,
+            Code::DirectiveFunction(e)
+            | Code::DirectiveIndirectFunction(e)
+            | Code::DirectiveKernel(e)
+            | Code::DirectiveSignature(e) => &e.base,
+            Code::DirectiveLabel(e) => &e.base,
+            Code::DirectiveLoc(e) => &e.base,
+            Code::DirectiveModule(e) => &e.base,
+            Code::DirectiveNone(e) => &e.base,
+            Code::DirectivePragma(e) => &e.base,
+            Code::DirectiveVariable(e) => &e.base,
+            Code::Unknown(b) => b,
+            Code::InstAddr(i) => &i.base.base,
+            Code::InstAtomic(i) => &i.base.base,
+            Code::InstBasic(i) => &i.base.base,
+            Code::InstBr(i) => &i.base.base,
+            Code::InstCmp(i) => &i.base.base,
+            Code::InstCvt(i) => &i.base.base,
+            Code::InstImage(i) => &i.base.base,
+            Code::InstLane(i) => &i.base.base,
+            Code::InstMem(i) => &i.base.base,
+            Code::InstMemFence(i) => &i.base.base,
+            Code::InstMod(i) => &i.base.base,
+            Code::InstQueryImage(i) => &i.base.base,
+            Code::InstQuerySampler(i) => &i.base.base,
+            Code::InstQueue(i) => &i.base.base,
+            Code::InstSeg(i) => &i.base.base,
+            Code::InstSegCvt(i) => &i.base.base,
+            Code::InstSignal(i) => &i.base.base,
+            Code::InstSourceType(i) => &i.base.base,
+        }
+    }
+
+    /// The entry kind.
+    pub fn kind(&self) -> BrigKind {
+        self.base().kind
+    }
+
+    /// The common instruction part, if this is an instruction.
+    pub fn inst(&self) -> Option<&'a BrigInstBase> {
+        Some(match *self {
+            Code::InstAddr(i) => &i.base,
+            Code::InstAtomic(i) => &i.base,
+            Code::InstBasic(i) => &i.base,
+            Code::InstBr(i) => &i.base,
+            Code::InstCmp(i) => &i.base,
+            Code::InstCvt(i) => &i.base,
+            Code::InstImage(i) => &i.base,
+            Code::InstLane(i) => &i.base,
+            Code::InstMem(i) => &i.base,
+            Code::InstMemFence(i) => &i.base,
+            Code::InstMod(i) => &i.base,
+            Code::InstQueryImage(i) => &i.base,
+            Code::InstQuerySampler(i) => &i.base,
+            Code::InstQueue(i) => &i.base,
+            Code::InstSeg(i) => &i.base,
+            Code::InstSegCvt(i) => &i.base,
+            Code::InstSignal(i) => &i.base,
+            Code::InstSourceType(i) => &i.base,
+            _ => return None,
+        })
+    }
+
+    /// The executable directive, for kernels, functions, indirect functions
+    /// and signatures.
+    pub fn executable(&self) -> Option<&'a BrigDirectiveExecutable> {
+        match *self {
+            Code::DirectiveFunction(e)
+            | Code::DirectiveIndirectFunction(e)
+            | Code::DirectiveKernel(e)
+            | Code::DirectiveSignature(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> Operand<'a> {
+    fn from_bytes(bytes: &'a [u8]) -> Option<Self> {
+        let base = view!(bytes, BrigBase);
+        Some(match base.kind {
+            BrigKind::OPERAND_ADDRESS => Operand::Address(view!(bytes, BrigOperandAddress)),
+            BrigKind::OPERAND_ALIGN => Operand::Align(view!(bytes, BrigOperandAlign)),
+            BrigKind::OPERAND_CODE_LIST => Operand::CodeList(view!(bytes, BrigOperandCodeList)),
+            BrigKind::OPERAND_CODE_REF => Operand::CodeRef(view!(bytes, BrigOperandCodeRef)),
+            BrigKind::OPERAND_CONSTANT_BYTES => {
+                Operand::ConstantBytes(view!(bytes, BrigOperandConstantBytes))
+            }
+            BrigKind::OPERAND_CONSTANT_IMAGE => {
+                Operand::ConstantImage(view!(bytes, BrigOperandConstantImage))
+            }
+            BrigKind::OPERAND_CONSTANT_OPERAND_LIST => {
+                Operand::ConstantOperandList(view!(bytes, BrigOperandConstantOperandList))
+            }
+            BrigKind::OPERAND_CONSTANT_SAMPLER => {
+                Operand::ConstantSampler(view!(bytes, BrigOperandConstantSampler))
+            }
+            BrigKind::OPERAND_OPERAND_LIST => {
+                Operand::OperandList(view!(bytes, BrigOperandOperandList))
+            }
+            BrigKind::OPERAND_REGISTER => Operand::Register(view!(bytes, BrigOperandRegister)),
+            BrigKind::OPERAND_STRING => Operand::String(view!(bytes, BrigOperandString)),
+            BrigKind::OPERAND_WAVESIZE => Operand::Wavesize(view!(bytes, BrigOperandWavesize)),
+            _ => Operand::Unknown(base),
+        })
+    }
+
+    /// The entry's [`BrigBase`].
+    pub fn base(&self) -> &'a BrigBase {
+        match *self {
+            Operand::Address(e) => &e.base,
+            Operand::Align(e) => &e.base,
+            Operand::CodeList(e) => &e.base,
+            Operand::CodeRef(e) => &e.base,
+            Operand::ConstantBytes(e) => &e.base,
+            Operand::ConstantImage(e) => &e.base,
+            Operand::ConstantOperandList(e) => &e.base,
+            Operand::ConstantSampler(e) => &e.base,
+            Operand::OperandList(e) => &e.base,
+            Operand::Register(e) => &e.base,
+            Operand::String(e) => &e.base,
+            Operand::Wavesize(e) => &e.base,
+            Operand::Unknown(b) => b,
+        }
+    }
+
+    /// The entry kind.
+    pub fn kind(&self) -> BrigKind {
+        self.base().kind
+    }
+}
+
+const DATA: BrigSectionIndex = BrigSectionIndex::DATA;
+const CODE: BrigSectionIndex = BrigSectionIndex::CODE;
+const OPERAND: BrigSectionIndex = BrigSectionIndex::OPERAND;
+
+fn read_u64(bytes: &[u8], at: u64) -> Option<u64> {
+    let at = usize::try_from(at).ok()?;
+    let b = bytes.get(at..at.checked_add(8)?)?;
+    let mut a = [0u8; 8];
+    a.copy_from_slice(b);
+    Some(u64::from_le_bytes(a))
+}
+
+fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
+    let b = bytes.get(at..at.checked_add(4)?)?;
+    let mut a = [0u8; 4];
+    a.copy_from_slice(b);
+    Some(u32::from_le_bytes(a))
+}
+
+impl<'a> BrigModule<'a> {
+    /// Validates `bytes` as a BRIG 1.0 module (see the module docs for what
+    /// is checked) and returns a reader over it.
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        let (header, _) = BrigModuleHeader::ref_from_prefix(bytes).map_err(|_| {
+            BrigError::at_file(
+                0,
+                format!(
+                    "module of {} bytes is shorter than the {}-byte BrigModuleHeader",
+                    bytes.len(),
+                    size_of::<BrigModuleHeader>()
+                ),
+            )
+        })?;
+        if header.identification != BrigModuleHeader::MAGIC {
+            return Err(BrigError::at_file(
+                0,
+                format!(
+                    "bad identification {:?}, expected \"HSA BRIG\"",
+                    String::from_utf8_lossy(&header.identification)
+                ),
+            ));
+        }
+        if header.brig_major.get() != 1 || header.brig_minor.get() != 0 {
+            return Err(BrigError::at_file(
+                8,
+                format!(
+                    "unsupported BRIG version {}.{}, expected 1.0",
+                    header.brig_major.get(),
+                    header.brig_minor.get()
+                ),
+            ));
+        }
+        let byte_count = header.byte_count.get();
+        if byte_count > bytes.len() as u64 {
+            return Err(BrigError::at_file(
+                16,
+                format!(
+                    "module byte_count {:#x} exceeds the {:#x} bytes available (truncated?)",
+                    byte_count,
+                    bytes.len()
+                ),
+            ));
+        }
+        if byte_count < size_of::<BrigModuleHeader>() as u64 {
+            return Err(BrigError::at_file(
+                16,
+                format!("module byte_count {byte_count:#x} is smaller than the module header"),
+            ));
+        }
+        let bytes = &bytes[..byte_count as usize];
+        let section_count = header.section_count.get();
+        if section_count < 3 {
+            return Err(BrigError::at_file(
+                92,
+                format!("section_count {section_count} is less than the 3 standard sections"),
+            ));
+        }
+        let index = header.section_index.get();
+        if index % 8 != 0 {
+            return Err(BrigError::at_file(
+                96,
+                format!("section_index {index:#x} is not 8-byte aligned"),
+            ));
+        }
+        let index_end = u64::from(section_count)
+            .checked_mul(8)
+            .and_then(|n| n.checked_add(index))
+            .filter(|&end| end <= byte_count);
+        if index < size_of::<BrigModuleHeader>() as u64 || index_end.is_none() {
+            return Err(BrigError::at_file(
+                96,
+                format!(
+                    "section index at {index:#x} with {section_count} entries is not within the module \
+                     ({byte_count:#x} bytes, after the header)"
+                ),
+            ));
+        }
+
+        let mut sections = Vec::with_capacity(section_count.min(64) as usize);
+        for i in 0..section_count {
+            let entry_at = index + u64::from(i) * 8;
+            let sec_off = read_u64(bytes, entry_at)
+                .ok_or_else(|| BrigError::at_file(entry_at, "section index entry out of bounds"))?;
+            sections.push(Self::parse_section_header(bytes, i, entry_at, sec_off)?);
+        }
+
+        let mut starts: [Vec<u32>; 3] = Default::default();
+        starts[0] = Self::walk_data(&sections[0])?;
+        starts[1] = Self::walk_entries(&sections[1], CODE)?;
+        starts[2] = Self::walk_entries(&sections[2], OPERAND)?;
+        Ok(Self {
+            bytes,
+            header,
+            sections,
+            starts,
+        })
+    }
+
+    fn parse_section_header(
+        bytes: &'a [u8],
+        i: u32,
+        entry_at: u64,
+        sec_off: u64,
+    ) -> Result<BrigSection<'a>> {
+        let what = match STANDARD_SECTION_NAMES.get(i as usize) {
+            Some(n) => format!("section {n}"),
+            None => format!("section #{i}"),
+        };
+        if !sec_off.is_multiple_of(16) {
+            return Err(BrigError::at_file(
+                entry_at,
+                format!("{what} offset {sec_off:#x} is not 16-byte aligned"),
+            ));
+        }
+        let fixed = size_of::<BrigSectionHeader>() as u64;
+        if sec_off < size_of::<BrigModuleHeader>() as u64
+            || sec_off
+                .checked_add(fixed)
+                .is_none_or(|e| e > bytes.len() as u64)
+        {
+            return Err(BrigError::at_file(
+                entry_at,
+                format!("{what} offset {sec_off:#x} is outside the module"),
+            ));
+        }
+        let start = sec_off as usize;
+        let (sh, _) = BrigSectionHeader::ref_from_prefix(&bytes[start..])
+            .map_err(|_| BrigError::at_file(sec_off, format!("{what} header is truncated")))?;
+        let sbc = sh.byte_count.get();
+        if sbc > (bytes.len() - start) as u64 {
+            return Err(BrigError::at_file(
+                sec_off,
+                format!("{what} byte_count {sbc:#x} runs past the end of the module"),
+            ));
+        }
+        let hbc = u64::from(sh.header_byte_count.get());
+        let name_len = u64::from(sh.name_length.get());
+        if hbc > sbc || hbc < fixed + name_len {
+            return Err(BrigError::at_file(
+                sec_off + 8,
+                format!(
+                    "{what} header_byte_count {hbc:#x} is not between 16 + name_length ({}) and \
+                     byte_count ({sbc:#x})",
+                    fixed + name_len
+                ),
+            ));
+        }
+        let sec = &bytes[start..start + sbc as usize];
+        let name = &sec[fixed as usize..(fixed + name_len) as usize];
+        if let Some(expected) = STANDARD_SECTION_NAMES.get(i as usize) {
+            if name != expected.as_bytes() {
+                return Err(BrigError::at_file(
+                    sec_off + fixed,
+                    format!(
+                        "section {i} is named {:?}, expected {expected:?}",
+                        String::from_utf8_lossy(name)
+                    ),
+                ));
+            }
+            if hbc % 4 != 0 || sbc % 4 != 0 {
+                return Err(BrigError::at_file(
+                    sec_off,
+                    format!(
+                        "{what} byte_count {sbc:#x} or header_byte_count {hbc:#x} is not a multiple of 4"
+                    ),
+                ));
+            }
+        }
+        Ok(BrigSection {
+            index: BrigSectionIndex::new(i),
+            file_offset: sec_off,
+            header: sh,
+            name,
+            bytes: sec,
+        })
+    }
+
+    fn walk_data(sec: &BrigSection<'a>) -> Result<Vec<u32>> {
+        let mut starts = Vec::new();
+        let end = sec.bytes.len();
+        let mut at = sec.first_entry() as usize;
+        while at < end {
+            let len = read_u32(sec.bytes, at).ok_or_else(|| {
+                BrigError::in_section(DATA, at as u64, "BrigData length runs past the section end")
+            })?;
+            let total = (len as u64).div_ceil(4) * 4 + 4;
+            if total > (end - at) as u64 {
+                return Err(BrigError::in_section(
+                    DATA,
+                    at as u64,
+                    format!("BrigData of {len} bytes runs past the section end ({end:#x})"),
+                ));
+            }
+            starts.push(at as u32);
+            at += total as usize;
+        }
+        Ok(starts)
+    }
+
+    fn walk_entries(sec: &BrigSection<'a>, which: BrigSectionIndex) -> Result<Vec<u32>> {
+        let mut starts = Vec::new();
+        let end = sec.bytes.len();
+        let mut at = sec.first_entry() as usize;
+        while at < end {
+            let Ok((base, _)) = BrigBase::ref_from_prefix(&sec.bytes[at..]) else {
+                return Err(BrigError::in_section(
+                    which,
+                    at as u64,
+                    format!(
+                        "{} bytes left at the section end, too few for a BrigBase",
+                        end - at
+                    ),
+                ));
+            };
+            let bc = base.byte_count.get() as usize;
+            if bc < size_of::<BrigBase>() || !bc.is_multiple_of(4) {
+                return Err(BrigError::in_section(
+                    which,
+                    at as u64,
+                    format!(
+                        "entry of kind {:?} has byte_count {bc}, not a multiple of 4 of at least 4",
+                        base.kind
+                    ),
+                ));
+            }
+            if bc > end - at {
+                return Err(BrigError::in_section(
+                    which,
+                    at as u64,
+                    format!(
+                        "entry of kind {:?} with byte_count {bc} runs past the section end ({end:#x})",
+                        base.kind
+                    ),
+                ));
+            }
+            let right_section = if which == CODE {
+                base.kind.is_code()
+            } else {
+                base.kind.is_operand()
+            };
+            if right_section
+                && let Some(need) = entry_size(base.kind)
+                && bc < need
+            {
+                return Err(BrigError::in_section(
+                    which,
+                    at as u64,
+                    format!(
+                        "entry of kind {:?} has byte_count {bc}, less than the {need} bytes \
+                                 of its struct",
+                        base.kind
+                    ),
+                ));
+            }
+            starts.push(at as u32);
+            at += bc;
+        }
+        Ok(starts)
+    }
+
+    /// The module bytes (`header().byte_count` of them).
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The module header.
+    pub fn header(&self) -> &'a BrigModuleHeader {
+        self.header
+    }
+
+    /// Every section in section-index order: the three standard ones first,
+    /// then any implementation-defined ones.
+    pub fn sections(&self) -> &[BrigSection<'a>] {
+        &self.sections
+    }
+
+    /// The section at `index` of the section index.
+    pub fn section(&self, index: BrigSectionIndex) -> Option<&BrigSection<'a>> {
+        self.sections.get(index.raw() as usize)
+    }
+
+    fn std_section(&self, which: BrigSectionIndex) -> &BrigSection<'a> {
+        // parse() guarantees at least 3 sections.
+        &self.sections[which.raw() as usize]
+    }
+
+    fn check_start(&self, which: BrigSectionIndex, offset: u32, what: &str) -> Result<usize> {
+        let starts = &self.starts[which.raw() as usize];
+        if offset == 0 {
+            return Err(BrigError::in_section(
+                which,
+                0,
+                format!("null {what} reference"),
+            ));
+        }
+        if starts.binary_search(&offset).is_err() {
+            return Err(BrigError::in_section(
+                which,
+                u64::from(offset),
+                format!("{what} reference does not point at the start of an entry"),
+            ));
+        }
+        Ok(offset as usize)
+    }
+
+    /// The bytes of the `hsa_data` entry at `offset` (its `byte_count`
+    /// bytes, padding excluded).
+    pub fn data_bytes(&self, offset: DataOffset) -> Result<&'a [u8]> {
+        let at = self.check_start(DATA, offset.get(), "hsa_data")?;
+        let sec = self.std_section(DATA).bytes;
+        let len = read_u32(sec, at).unwrap_or(0) as usize;
+        sec.get(at + 4..at + 4 + len).ok_or_else(|| {
+            BrigError::in_section(DATA, at as u64, "BrigData runs past the section end")
+        })
+    }
+
+    /// The `hsa_data` entry at `offset` as UTF-8 text.
+    pub fn string(&self, offset: DataOffset) -> Result<&'a str> {
+        let b = self.data_bytes(offset)?;
+        core::str::from_utf8(b).map_err(|e| {
+            BrigError::in_section(
+                DATA,
+                u64::from(offset.get()),
+                format!("string is not UTF-8 ({e})"),
+            )
+        })
+    }
+
+    fn u32_list(&self, offset: DataOffset) -> Result<Vec<u32>> {
+        if offset.is_none() {
+            return Ok(Vec::new());
+        }
+        let b = self.data_bytes(offset)?;
+        if b.len() % 4 != 0 {
+            return Err(BrigError::in_section(
+                DATA,
+                u64::from(offset.get()),
+                format!("offset list of {} bytes is not a multiple of 4", b.len()),
+            ));
+        }
+        Ok(b.chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+
+    /// An operand list (instruction operands, `BrigOperandOperandList` and
+    /// `BrigOperandConstantOperandList` elements, control/pragma operands).
+    /// Offset 0 is the empty list. Every element must be an `hsa_operand`
+    /// entry start.
+    pub fn operand_list(&self, offset: DataOffset) -> Result<Vec<OperandOffset>> {
+        let list = self.u32_list(offset)?;
+        for (i, &o) in list.iter().enumerate() {
+            if o == 0 || self.starts[2].binary_search(&o).is_err() {
+                return Err(BrigError::in_section(
+                    DATA,
+                    u64::from(offset.get()) + 4 + 4 * i as u64,
+                    format!("operand list element {i} ({o:#x}) is not an hsa_operand entry"),
+                ));
+            }
+        }
+        Ok(list.into_iter().map(OperandOffset::new).collect())
+    }
+
+    /// A code list (`BrigOperandCodeList` elements). Offset 0 is the empty
+    /// list. Every element must be an `hsa_code` entry start.
+    pub fn code_list(&self, offset: DataOffset) -> Result<Vec<CodeOffset>> {
+        let list = self.u32_list(offset)?;
+        for (i, &o) in list.iter().enumerate() {
+            if o == 0 || self.starts[1].binary_search(&o).is_err() {
+                return Err(BrigError::in_section(
+                    DATA,
+                    u64::from(offset.get()) + 4 + 4 * i as u64,
+                    format!("code list element {i} ({o:#x}) is not an hsa_code entry"),
+                ));
+            }
+        }
+        Ok(list.into_iter().map(CodeOffset::new).collect())
+    }
+
+    fn entry_bytes(&self, which: BrigSectionIndex, offset: u32, what: &str) -> Result<&'a [u8]> {
+        let at = self.check_start(which, offset, what)?;
+        let sec = self.std_section(which).bytes;
+        let bc = sec
+            .get(at..at + 2)
+            .map(|b| u16::from_le_bytes([b[0], b[1]]) as usize)
+            .unwrap_or(0);
+        sec.get(at..at + bc).ok_or_else(|| {
+            BrigError::in_section(which, at as u64, "entry runs past the section end")
+        })
+    }
+
+    /// The raw bytes of the `hsa_code` entry at `offset` (`byte_count` of them).
+    pub fn code_bytes(&self, offset: CodeOffset) -> Result<&'a [u8]> {
+        self.entry_bytes(CODE, offset.get(), "hsa_code")
+    }
+
+    /// The raw bytes of the `hsa_operand` entry at `offset`.
+    pub fn operand_bytes(&self, offset: OperandOffset) -> Result<&'a [u8]> {
+        self.entry_bytes(OPERAND, offset.get(), "hsa_operand")
+    }
+
+    /// The `hsa_code` entry at `offset`.
+    pub fn code(&self, offset: CodeOffset) -> Result<Code<'a>> {
+        let b = self.code_bytes(offset)?;
+        if let Ok((base, _)) = BrigBase::ref_from_prefix(b)
+            && !base.kind.is_code()
+        {
+            return Ok(Code::Unknown(base));
+        }
+        Code::from_bytes(b).ok_or_else(|| {
+            BrigError::in_section(
+                CODE,
+                u64::from(offset.get()),
+                "entry too small for its kind",
+            )
+        })
+    }
+
+    /// The `hsa_operand` entry at `offset`.
+    pub fn operand(&self, offset: OperandOffset) -> Result<Operand<'a>> {
+        let b = self.operand_bytes(offset)?;
+        Operand::from_bytes(b).ok_or_else(|| {
+            BrigError::in_section(
+                OPERAND,
+                u64::from(offset.get()),
+                "entry too small for its kind",
+            )
+        })
+    }
+
+    fn typed<T: BrigEntry>(
+        &self,
+        which: BrigSectionIndex,
+        b: &'a [u8],
+        offset: u32,
+    ) -> Result<&'a T> {
+        let (base, _) = BrigBase::ref_from_prefix(b)
+            .map_err(|_| BrigError::in_section(which, u64::from(offset), "entry too small"))?;
+        if !T::KINDS.contains(&base.kind) {
+            return Err(BrigError::in_section(
+                which,
+                u64::from(offset),
+                format!("expected a {} entry, found kind {:?}", T::NAME, base.kind),
+            ));
+        }
+        T::ref_from_prefix(b).map(|(r, _)| r).map_err(|_| {
+            BrigError::in_section(
+                which,
+                u64::from(offset),
+                format!("entry too small for {}", T::NAME),
+            )
+        })
+    }
+
+    /// The `hsa_code` entry at `offset` as `T`, checking its kind.
+    pub fn code_as<T: BrigEntry>(&self, offset: CodeOffset) -> Result<&'a T> {
+        let b = self.code_bytes(offset)?;
+        self.typed(CODE, b, offset.get())
+    }
+
+    /// The `hsa_operand` entry at `offset` as `T`, checking its kind.
+    pub fn operand_as<T: BrigEntry>(&self, offset: OperandOffset) -> Result<&'a T> {
+        let b = self.operand_bytes(offset)?;
+        self.typed(OPERAND, b, offset.get())
+    }
+
+    /// Every `hsa_code` entry in file order.
+    pub fn code_entries(&self) -> impl Iterator<Item = Result<(CodeOffset, Code<'a>)>> + '_ {
+        self.starts[1].iter().map(move |&o| {
+            let off = CodeOffset::new(o);
+            self.code(off).map(|c| (off, c))
+        })
+    }
+
+    /// Every `hsa_operand` entry in file order.
+    pub fn operand_entries(
+        &self,
+    ) -> impl Iterator<Item = Result<(OperandOffset, Operand<'a>)>> + '_ {
+        self.starts[2].iter().map(move |&o| {
+            let off = OperandOffset::new(o);
+            self.operand(off).map(|c| (off, c))
+        })
+    }
+
+    /// Every `hsa_data` entry in file order, as (offset, bytes).
+    pub fn data_entries(&self) -> impl Iterator<Item = (DataOffset, &'a [u8])> + '_ {
+        self.starts[0].iter().filter_map(move |&o| {
+            let off = DataOffset::new(o);
+            self.data_bytes(off).ok().map(|b| (off, b))
+        })
+    }
+
+    /// Offsets of all `hsa_code` entries, in file order.
+    pub fn code_offsets(&self) -> impl Iterator<Item = CodeOffset> + '_ {
+        self.starts[1].iter().map(|&o| CodeOffset::new(o))
+    }
+
+    /// Offsets of all `hsa_operand` entries, in file order.
+    pub fn operand_offsets(&self) -> impl Iterator<Item = OperandOffset> + '_ {
+        self.starts[2].iter().map(|&o| OperandOffset::new(o))
+    }
+
+    /// Whether `offset` is the start of an `hsa_code` entry.
+    pub fn is_code_entry(&self, offset: CodeOffset) -> bool {
+        self.starts[1].binary_search(&offset.get()).is_ok()
+    }
+
+    /// Whether `offset` is the start of an `hsa_operand` entry.
+    pub fn is_operand_entry(&self, offset: OperandOffset) -> bool {
+        self.starts[2].binary_search(&offset.get()).is_ok()
+    }
+
+    /// Whether `offset` is the start of an `hsa_data` entry.
+    pub fn is_data_entry(&self, offset: DataOffset) -> bool {
+        self.starts[0].binary_search(&offset.get()).is_ok()
+    }
+
+    /// The offset one past the last `hsa_code` entry (= the section size);
+    /// `next_module_entry` of the last executable points here.
+    pub fn code_end(&self) -> CodeOffset {
+        CodeOffset::new(self.std_section(CODE).bytes.len() as u32)
+    }
+
+    /// The offset of the `hsa_code` entry after the one at `offset`
+    /// (possibly [`code_end`](Self::code_end)).
+    pub fn next_code(&self, offset: CodeOffset) -> Result<CodeOffset> {
+        let b = self.code_bytes(offset)?;
+        Ok(CodeOffset::new(offset.get() + b.len() as u32))
+    }
+}

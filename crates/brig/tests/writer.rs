@@ -1,0 +1,238 @@
+//! (c) Hand-building `data/kernel.hsail` entry by entry, in the order
+//! HSAILasm creates them, reproduces HSAILasm's bytes exactly
+//! (`data/kernel.brig`, checked against HSAILasm in `hsailasm.rs`).
+
+use brig::*;
+use zerocopy::FromZeros;
+
+fn reg(w: &mut BrigWriter, kind: BrigRegisterKind, num: u16) -> OperandOffset {
+    w.add_operand(BrigOperandRegister {
+        base: BrigBase::new(0, BrigKind::OPERAND_REGISTER),
+        reg_kind: kind,
+        reg_num: num.into(),
+    })
+}
+
+fn constant(w: &mut BrigWriter, t: BrigType, bytes: &[u8]) -> OperandOffset {
+    let data = w.add_data(bytes);
+    w.add_operand(BrigOperandConstantBytes {
+        base: BrigBase::new(0, BrigKind::OPERAND_CONSTANT_BYTES),
+        type_: t,
+        reserved: 0.into(),
+        bytes: data,
+    })
+}
+
+fn inst_base(op: BrigOpcode, t: BrigType, operands: DataOffset, kind: BrigKind) -> BrigInstBase {
+    BrigInstBase {
+        base: BrigBase::new(0, kind),
+        opcode: op,
+        type_: t,
+        operands,
+    }
+}
+
+#[test]
+fn hand_built_kernel_matches_hsailasm_bytes() {
+    use BrigRegisterKind as R;
+    let mut w = BrigWriter::new();
+
+    // module &m:1:0:$full:$large:$default;
+    let name = w.add_string("&m");
+    w.add_code(BrigDirectiveModule {
+        base: BrigBase::new(0, BrigKind::DIRECTIVE_MODULE),
+        name,
+        hsail_major: BrigVersion::new(1),
+        hsail_minor: BrigVersion::new(0),
+        profile: BrigProfile::FULL,
+        machine_model: BrigMachineModel::LARGE,
+        default_float_round: BrigRound::FLOAT_DEFAULT,
+        reserved: 0,
+    });
+
+    // prog kernel &k(kernarg_u64 %out)
+    let name = w.add_string("&k");
+    let mut k = BrigDirectiveExecutable::new_zeroed();
+    k.base = BrigBase::new(0, BrigKind::DIRECTIVE_KERNEL);
+    k.name = name;
+    k.in_arg_count = 1.into();
+    k.modifier = BrigExecutableModifierMask::DEFINITION;
+    k.linkage = BrigLinkage::PROGRAM;
+    let kernel = w.add_code(k);
+    let name = w.add_string("%out");
+    let mut v = BrigDirectiveVariable::new_zeroed();
+    v.base = BrigBase::new(0, BrigKind::DIRECTIVE_VARIABLE);
+    v.name = name;
+    v.type_ = BrigType::U64;
+    v.segment = BrigSegment::KERNARG;
+    v.align = BrigAlignment::_8;
+    v.modifier = BrigVariableModifierMask::DEFINITION;
+    v.linkage = BrigLinkage::FUNCTION;
+    v.allocation = BrigAllocation::AUTOMATIC;
+    let out = w.add_code(v);
+
+    // ld_kernarg_align(8)_width(all)_u64 $d0, [%out];
+    let d0 = reg(&mut w, R::DOUBLE, 0);
+    let addr = w.add_operand(BrigOperandAddress {
+        base: BrigBase::new(0, BrigKind::OPERAND_ADDRESS),
+        symbol: out,
+        reg: OperandOffset::NONE,
+        offset: BrigUInt64::new(0),
+    });
+    let ops = w.add_operand_list(&[d0, addr]);
+    let first = w.add_code(BrigInstMem {
+        base: inst_base(BrigOpcode::LD, BrigType::U64, ops, BrigKind::INST_MEM),
+        segment: BrigSegment::KERNARG,
+        align: BrigAlignment::_8,
+        equiv_class: 0,
+        width: BrigWidth::ALL,
+        modifier: BrigMemoryModifierMask::EMPTY,
+        reserved: [0; 3],
+    });
+
+    // add_u32 $s1, $s2, 5;
+    let s1 = reg(&mut w, R::SINGLE, 1);
+    let s2 = reg(&mut w, R::SINGLE, 2);
+    let five = constant(&mut w, BrigType::U32, &5u32.to_le_bytes());
+    let ops = w.add_operand_list(&[s1, s2, five]);
+    w.add_code(BrigInstBasic {
+        base: inst_base(BrigOpcode::ADD, BrigType::U32, ops, BrigKind::INST_BASIC),
+    });
+
+    // @L1:
+    let name = w.add_string("@L1");
+    let label = w.add_code(BrigDirectiveLabel {
+        base: BrigBase::new(0, BrigKind::DIRECTIVE_LABEL),
+        name,
+    });
+
+    // cmp_lt_b1_u32 $c0, $s1, 10;
+    let c0 = reg(&mut w, R::CONTROL, 0);
+    let s1 = reg(&mut w, R::SINGLE, 1);
+    let ten = constant(&mut w, BrigType::U32, &10u32.to_le_bytes());
+    let ops = w.add_operand_list(&[c0, s1, ten]);
+    w.add_code(BrigInstCmp {
+        base: inst_base(BrigOpcode::CMP, BrigType::B1, ops, BrigKind::INST_CMP),
+        source_type: BrigType::U32,
+        modifier: BrigAluModifierMask::EMPTY,
+        compare: BrigCompareOperation::LT,
+        pack: BrigPack::NONE,
+        reserved: [0; 3],
+    });
+
+    // cbr_b1 $c0, @L1;
+    let c0 = reg(&mut w, R::CONTROL, 0);
+    let target = w.add_operand(BrigOperandCodeRef {
+        base: BrigBase::new(0, BrigKind::OPERAND_CODE_REF),
+        ref_: label,
+    });
+    let ops = w.add_operand_list(&[c0, target]);
+    w.add_code(BrigInstBr {
+        base: inst_base(BrigOpcode::CBR, BrigType::B1, ops, BrigKind::INST_BR),
+        width: BrigWidth::_1,
+        reserved: [0; 3],
+    });
+
+    // st_global_u32 $s1, [$d0+4];
+    let s1 = reg(&mut w, R::SINGLE, 1);
+    let d0 = reg(&mut w, R::DOUBLE, 0);
+    let addr = w.add_operand(BrigOperandAddress {
+        base: BrigBase::new(0, BrigKind::OPERAND_ADDRESS),
+        symbol: CodeOffset::NONE,
+        reg: d0,
+        offset: BrigUInt64::new(4),
+    });
+    let ops = w.add_operand_list(&[s1, addr]);
+    w.add_code(BrigInstMem {
+        base: inst_base(BrigOpcode::ST, BrigType::U32, ops, BrigKind::INST_MEM),
+        segment: BrigSegment::GLOBAL,
+        align: BrigAlignment::_1,
+        equiv_class: 0,
+        width: BrigWidth::NONE,
+        modifier: BrigMemoryModifierMask::EMPTY,
+        reserved: [0; 3],
+    });
+
+    // ret;
+    let ops = w.add_operand_list(&[]);
+    w.add_code(BrigInstBasic {
+        base: inst_base(BrigOpcode::RET, BrigType::NONE, ops, BrigKind::INST_BASIC),
+    });
+
+    // Forward links of the kernel.
+    let end = w.next_code_offset();
+    let k = w.code_mut::<BrigDirectiveExecutable>(kernel).unwrap();
+    k.first_in_arg = out;
+    k.first_code_block_entry = first;
+    k.next_module_entry = end;
+
+    let bytes = w.finish();
+    let expected: &[u8] = include_bytes!("data/kernel.brig");
+    if bytes != expected {
+        let ours = BrigModule::parse(&bytes).map(|m| brig::dump::dump_to_string(&m));
+        let theirs = brig::dump::dump_to_string(&BrigModule::parse(expected).unwrap());
+        let first_diff = bytes.iter().zip(expected).position(|(a, b)| a != b);
+        panic!(
+            "bytes differ (first difference at file offset {first_diff:?}, lengths {} vs {})\n\
+             --- ours\n{}\n--- HSAILasm\n{theirs}",
+            bytes.len(),
+            expected.len(),
+            match ours {
+                Ok(s) => s,
+                Err(e) => e.to_string(),
+            }
+        );
+    }
+}
+
+#[test]
+fn data_sharing_follows_hsailasm() {
+    let mut w = BrigWriter::new();
+    let a = w.add_string("&f");
+    let l1 = w.add_operand_list(&[]);
+    let b = w.add_string("&f");
+    let l2 = w.add_operand_list(&[]);
+    let c = w.add_data(&5u32.to_le_bytes());
+    let d = w.add_data(&5u32.to_le_bytes());
+    assert_eq!(a, b, "strings are shared");
+    assert_eq!(c, d, "constant bytes are shared");
+    assert_ne!(l1, l2, "lists are never shared, even empty ones");
+    // A list's bytes are not offered for sharing to add_data.
+    let list = w.add_operand_list(&[OperandOffset::new(0x24)]);
+    let same_bytes = w.add_data(&0x24u32.to_le_bytes());
+    assert_ne!(list, same_bytes);
+    // Entries are padded to 4 with zeros.
+    assert_eq!(a.get(), 32);
+    assert_eq!(l1.get(), 40);
+    let bytes = w.finish();
+    let m = BrigModule::parse(&bytes).unwrap();
+    assert_eq!(m.string(a).unwrap(), "&f");
+    assert_eq!(m.operand_list(l2).unwrap(), vec![]);
+}
+
+#[test]
+fn empty_module_layout() {
+    let bytes = BrigWriter::new().finish();
+    // header 104 + index 24 = 128; data 32 -> 160; code 32 -> 192; operand 36 -> 228 -> 240.
+    assert_eq!(bytes.len(), 240);
+    assert_eq!(&bytes[..8], b"HSA BRIG");
+    let m = BrigModule::parse(&bytes).unwrap();
+    let offs: Vec<u64> = m.sections().iter().map(|s| s.file_offset).collect();
+    assert_eq!(offs, [128, 160, 192]);
+    assert_eq!(m.sections()[2].header.header_byte_count.get(), 36);
+    assert_eq!(m.code_entries().count(), 0);
+}
+
+#[test]
+fn extra_sections_round_trip() {
+    let mut w = BrigWriter::new();
+    w.add_string("x");
+    let idx = w.add_section(b"my_debug", &[1, 2, 3, 4, 5]);
+    assert_eq!(idx, BrigSectionIndex::new(3));
+    let bytes = w.finish();
+    let m = BrigModule::parse(&bytes).unwrap();
+    assert_eq!(m.sections().len(), 4);
+    assert_eq!(m.sections()[3].name, b"my_debug");
+    assert_eq!(m.sections()[3].body(), &[1, 2, 3, 4, 5]);
+    assert_eq!(BrigWriter::from_module(&m).finish(), bytes);
+}
