@@ -12,9 +12,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Whether `program` can be found on `PATH`.
 pub fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|dir| dir.join(program).is_file())
-    })
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
 
 /// Returns `true` when `program` is available. Otherwise prints a loud
@@ -31,7 +30,12 @@ pub fn require(program: &str, package: &str) -> bool {
     if std::env::var_os("CI").is_some() {
         panic!("{msg}: CI must run every oracle test");
     }
-    eprintln!("\n!!!!! SKIPPED: {msg} !!!!!\n");
+    // Straight to stderr: the test harness captures `eprintln!`, which would
+    // hide the notice in a passing run.
+    let _ = std::io::Write::write_all(
+        &mut std::io::stderr(),
+        format!("\n!!!!! SKIPPED: {msg} !!!!!\n\n").as_bytes(),
+    );
     false
 }
 
@@ -96,7 +100,10 @@ fn run(cmd: &mut Command) -> Result<(), Rejected> {
     }
     let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
     output.push_str(&String::from_utf8_lossy(&out.stderr));
-    Err(Rejected { status: out.status.code(), output })
+    Err(Rejected {
+        status: out.status.code(),
+        output,
+    })
 }
 
 /// `HSAILasm IN -o OUT`: the reference BRIG for an HSAIL file.
@@ -121,7 +128,11 @@ pub fn hsailasm_disassemble(brig: &[u8]) -> Result<String, Rejected> {
     let input = scratch.path("in.brig");
     let out = scratch.path("out.hsail");
     std::fs::write(&input, brig).expect("cannot write a scratch file");
-    run(Command::new("HSAILasm").arg("-disassemble").arg(&input).arg("-o").arg(&out))?;
+    run(Command::new("HSAILasm")
+        .arg("-disassemble")
+        .arg(&input)
+        .arg("-o")
+        .arg(&out))?;
     let bytes = std::fs::read(&out).expect("HSAILasm succeeded but wrote no output");
     Ok(String::from_utf8(bytes).expect("HSAILasm wrote non-UTF-8 text"))
 }
@@ -132,7 +143,11 @@ pub fn hsailasm_decode(brig: &[u8]) -> Result<String, Rejected> {
     let input = scratch.path("in.brig");
     let out = scratch.path("out.yaml");
     std::fs::write(&input, brig).expect("cannot write a scratch file");
-    run(Command::new("HSAILasm").arg("-decode").arg(&input).arg("-o").arg(&out))?;
+    run(Command::new("HSAILasm")
+        .arg("-decode")
+        .arg(&input)
+        .arg("-o")
+        .arg(&out))?;
     Ok(String::from_utf8_lossy(&std::fs::read(&out).unwrap_or_default()).into_owned())
 }
 
@@ -146,7 +161,9 @@ pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
@@ -162,7 +179,10 @@ pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
 
 /// The first difference between two byte strings, as an offset.
 pub fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
-    a.iter().zip(b).position(|(x, y)| x != y).or((a.len() != b.len()).then(|| a.len().min(b.len())))
+    a.iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .or((a.len() != b.len()).then(|| a.len().min(b.len())))
 }
 
 /// A short report of the first differing line of two texts, with context.
@@ -175,8 +195,14 @@ pub fn text_difference(expected: &str, actual: &str) -> Option<String> {
     for line in &e[from..i.min(e.len())] {
         s.push_str(&format!("   {line}\n"));
     }
-    s.push_str(&format!(" - {}\n", e.get(i).copied().unwrap_or("<end of text>")));
-    s.push_str(&format!(" + {}\n", a.get(i).copied().unwrap_or("<end of text>")));
+    s.push_str(&format!(
+        " - {}\n",
+        e.get(i).copied().unwrap_or("<end of text>")
+    ));
+    s.push_str(&format!(
+        " + {}\n",
+        a.get(i).copied().unwrap_or("<end of text>")
+    ));
     Some(s)
 }
 
@@ -186,7 +212,10 @@ mod tests {
 
     #[test]
     fn position_is_read_from_hsailasm_output() {
-        let r = Rejected { status: Some(1), output: "> x\n>  ^\ninput(21,34): bad\n".into() };
+        let r = Rejected {
+            status: Some(1),
+            output: "> x\n>  ^\ninput(21,34): bad\n".into(),
+        };
         assert_eq!(r.position(), Some((21, 34)));
     }
 
