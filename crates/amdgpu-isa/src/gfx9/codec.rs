@@ -1,0 +1,1932 @@
+//! The GFX9 codec: field layouts per encoding family, and the encoder,
+//! decoder, printer and line parser written against the instruction table.
+//!
+//! Field layouts (GFX9 ISA; checked against the oracle vectors):
+//! SOP2 `10 op:7 sdst:7 ssrc1:8 ssrc0:8`; SOP1 `101111101 sdst:7 op:8
+//! ssrc0:8`; SOPK `1011 op:5 sdst:7 simm16`; SOPC `101111110 op:7 ssrc1:8
+//! ssrc0:8`; SOPP `101111111 op:7 simm16`; SMEM `110000 op:8 imm glc nv soe
+//! . sdata:7 sbase:6 | soffset:7 . offset:21`; VOP1 `0111111 vdst:8 op:8
+//! src0:9`; VOP2 `0 op:6 vdst:8 vsrc1:8 src0:9`; VOPC `0111110 op:8
+//! vsrc1:8 src0:9`; VOP3 `110100 op:10 clamp op_sel:4 abs:3 vdst:8 |
+//! neg:3 omod:2 src2:9 src1:9 src0:9` (VOP3b: `clamp sdst:7 vdst:8`); DS
+//! `110110 op:8 gds offset1:8 offset0:8 | vdst:8 data1:8 data0:8 addr:8`
+//! (gfx90a+: acc at bit 25); FLAT `110111 op:7 slc glc seg:2 lds
+//! offset:13 | vdst:8 acc . saddr:7 data:8 addr:8` (gfx942: sc0 = glc,
+//! nt = slc, sc1 at bit 25).
+
+use super::operand::{parse_int, parse_reg, parse_src};
+use super::table::INSTRUCTIONS;
+use super::{Error, Family, Inst, InstDef, Modifiers, Operand, Result, Target};
+
+fn role(r: &str) -> &str {
+    r.split(':').next().unwrap_or("")
+}
+
+fn is_opt(r: &str) -> bool {
+    r.split(':').any(|p| p == "opt")
+}
+
+/// Family and opcode of the instruction starting with `w`.
+fn classify(w: u32) -> (Family, u16) {
+    let top9 = w >> 23;
+    let t6 = w >> 26;
+    if top9 == 0x17D {
+        (Family::Sop1, ((w >> 8) & 0xFF) as u16)
+    } else if top9 == 0x17E {
+        (Family::Sopc, ((w >> 16) & 0x7F) as u16)
+    } else if top9 == 0x17F {
+        (Family::Sopp, ((w >> 16) & 0x7F) as u16)
+    } else if w >> 28 == 0xB {
+        (Family::Sopk, ((w >> 23) & 0x1F) as u16)
+    } else if w >> 30 == 0b10 {
+        (Family::Sop2, ((w >> 23) & 0x7F) as u16)
+    } else if t6 == 0x30 {
+        (Family::Smem, ((w >> 18) & 0xFF) as u16)
+    } else if top9 == 0x1A7 {
+        (Family::Vop3p, ((w >> 16) & 0x7F) as u16)
+    } else if t6 == 0x34 {
+        (Family::Vop3, ((w >> 16) & 0x3FF) as u16)
+    } else if t6 == 0x35 {
+        (Family::Vintrp, ((w >> 16) & 3) as u16)
+    } else if t6 == 0x36 {
+        (Family::Ds, ((w >> 17) & 0xFF) as u16)
+    } else if t6 == 0x37 {
+        let fam = match (w >> 14) & 3 {
+            1 => Family::Scratch,
+            2 => Family::Global,
+            _ => Family::Flat,
+        };
+        (fam, ((w >> 18) & 0x7F) as u16)
+    } else if t6 == 0x38 {
+        (Family::Mubuf, ((w >> 18) & 0x7F) as u16)
+    } else if t6 == 0x3A {
+        (Family::Mtbuf, ((w >> 15) & 0xF) as u16)
+    } else if t6 == 0x3C {
+        (Family::Mimg, (((w >> 18) & 0x7F) | ((w & 1) << 7)) as u16)
+    } else if t6 == 0x31 {
+        (Family::Exp, 0)
+    } else if w >> 31 == 0 {
+        let src0 = w & 0x1FF;
+        let sub = |plain, dpp, sdwa| match src0 {
+            0xF9 => sdwa,
+            0xFA => dpp,
+            _ => plain,
+        };
+        if w >> 25 == 0x3F {
+            (
+                sub(Family::Vop1, Family::Vop1Dpp, Family::Vop1Sdwa),
+                ((w >> 9) & 0xFF) as u16,
+            )
+        } else if w >> 25 == 0x3E {
+            (
+                sub(Family::Vopc, Family::VopcDpp, Family::VopcSdwa),
+                ((w >> 17) & 0xFF) as u16,
+            )
+        } else {
+            (
+                sub(Family::Vop2, Family::Vop2Dpp, Family::Vop2Sdwa),
+                ((w >> 25) & 0x3F) as u16,
+            )
+        }
+    } else {
+        (Family::Unknown, 0)
+    }
+}
+
+/// Where a VOP3 operand lives: the vdst field (a VGPR, or an SGPR for
+/// compares), the VOP3b sdst field, or source field k (src0..src2), whose
+/// neg/abs bit is also k.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Vdst,
+    Sdst,
+    Src(u8),
+}
+
+fn is_interp(def: &InstDef) -> bool {
+    def.mnemonic.starts_with("v_interp_")
+}
+
+/// The VOP3 field of each role of `def` (same order as `def.operands`).
+fn vop3_slots(def: &InstDef) -> Vec<Slot> {
+    let mut k = 0;
+    def.operands
+        .iter()
+        .enumerate()
+        .map(|(i, r)| match (i, role(r)) {
+            (0, "vdst" | "sdst") => Slot::Vdst,
+            (1, "sdst" | "vcc") => Slot::Sdst,
+            // Interpolation: attr in src0, the VGPR or param in src1, vsrc2 in src2.
+            (_, "attr") => Slot::Src(0),
+            (_, "vsrc" | "vsrc0" | "param") if is_interp(def) => Slot::Src(1),
+            (_, "vsrc2") if is_interp(def) => Slot::Src(2),
+            _ => {
+                k += 1;
+                Slot::Src(k - 1)
+            }
+        })
+        .collect()
+}
+
+/// Bit k set when source slot k takes neg/abs (`:m` in the inventory).
+fn mod_mask(def: &InstDef) -> u8 {
+    def.operands
+        .iter()
+        .zip(vop3_slots(def))
+        .fold(0, |acc, (r, slot)| match slot {
+            Slot::Src(k) if r.split(':').any(|p| p == "m") => acc | 1 << k,
+            _ => acc,
+        })
+}
+
+const CHANNELS: [char; 4] = ['x', 'y', 'z', 'w'];
+const PARAMS: [&str; 3] = ["p10", "p20", "p0"];
+
+fn print_attr(v: i64) -> String {
+    format!("attr{}.{}", v & 0x3F, CHANNELS[((v >> 6) & 3) as usize])
+}
+
+fn parse_attr(text: &str, col: usize) -> Result<i64> {
+    let bad = || syntax(format!("expected attrN.[xyzw], found `{text}`"), col);
+    let (n, c) = text
+        .strip_prefix("attr")
+        .and_then(|t| t.split_once('.'))
+        .ok_or_else(bad)?;
+    let n: i64 = n
+        .parse()
+        .ok()
+        .filter(|n| (0..64).contains(n))
+        .ok_or_else(bad)?;
+    let c = CHANNELS
+        .iter()
+        .position(|ch| c.len() == 1 && c.starts_with(*ch))
+        .ok_or_else(bad)?;
+    Ok(n | (c as i64) << 6)
+}
+
+/// Register width of the operand at role index `i` (from the table's base
+/// form), defaulting to 1.
+fn width(def: &InstDef, i: usize) -> u8 {
+    let present: Vec<usize> = (0..def.operands.len())
+        .filter(|&k| !(is_opt(def.operands[k]) && def.mnemonic.contains("atomic")))
+        .collect();
+    let pos = present.iter().position(|&k| k == i);
+    let w = match pos {
+        Some(p) => def.widths.get(p).copied().unwrap_or(0),
+        None => {
+            // Returning atomic's vdst: as wide as the data (half for cmpswap).
+            let d = def
+                .operands
+                .iter()
+                .position(|r| role(r) == "vdata")
+                .map_or(1, |k| width(def, k));
+            if def.mnemonic.contains("cmpswap") {
+                d / 2
+            } else {
+                d
+            }
+        }
+    };
+    w.max(1)
+}
+
+fn word(bytes: &[u8], at: usize, offset: usize) -> Result<u32> {
+    match bytes.get(at..at + 4) {
+        Some(b) => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        None => Err(Error::Truncated {
+            need: at + 4,
+            have: bytes.len(),
+            offset,
+        }),
+    }
+}
+
+fn is_ds2(def: &InstDef) -> bool {
+    def.modifiers.contains(&"offset0")
+}
+
+/// Decodes one instruction at the start of `bytes`; returns it and its
+/// length in bytes. Errors name the byte offset (relative to `bytes`).
+pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
+    let w0 = word(bytes, 0, 0)?;
+    let (family, opcode) = classify(w0);
+    let mut cands = INSTRUCTIONS
+        .iter()
+        .filter(|d| d.family == family && d.opcode(target) == Some(opcode));
+    let first = cands.next().ok_or(Error::UnknownOpcode {
+        family,
+        opcode,
+        target: target.name(),
+        offset: 0,
+    })?;
+    let def = std::iter::once(first)
+        .chain(cands)
+        .find(|d| d.mnemonic == d.name || d.name.starts_with(d.mnemonic))
+        .unwrap_or(first);
+    if !family.is_supported() {
+        return Err(Error::Unsupported {
+            family,
+            name: def.name,
+            offset: 0,
+        });
+    }
+    let mut mods = Modifiers::default();
+    let mut ops = Vec::new();
+    let mut len = 4;
+    let src = |code: u32, w: u8| Operand::Src {
+        code: code as u16,
+        width: w,
+    };
+    let literal = |len: &mut usize| -> Result<Operand> {
+        let v = word(bytes, 4, 0)?;
+        *len = 8;
+        Ok(Operand::Literal(v))
+    };
+    match family {
+        Family::Sop1 | Family::Sop2 | Family::Sopc => {
+            for (i, r) in def.operands.iter().enumerate() {
+                if role(r) == "imask" {
+                    ops.push(Operand::Imm(i64::from((w0 >> 8) & 0xFF)));
+                    continue;
+                }
+                let field = match (family, role(r)) {
+                    (_, "sdst") => (w0 >> 16) & 0x7F,
+                    (Family::Sop2 | Family::Sopc, "ssrc1") => (w0 >> 8) & 0xFF,
+                    _ => w0 & 0xFF,
+                };
+                ops.push(if field == 255 {
+                    literal(&mut len)?
+                } else {
+                    src(field, width(def, i))
+                });
+            }
+        }
+        Family::Sopk => {
+            for (i, r) in def.operands.iter().enumerate() {
+                ops.push(match role(r) {
+                    "sdst" | "ssrc" => src((w0 >> 16) & 0x7F, width(def, i)),
+                    "simm32" => literal(&mut len)?,
+                    _ => Operand::Imm(i64::from(w0 & 0xFFFF)),
+                });
+            }
+        }
+        Family::Sopp => {
+            let imm = w0 & 0xFFFF;
+            if def.operands.iter().all(|r| r.is_empty()) {
+                // Only s_endpgm has an optional immediate; the others must be zero.
+                if imm != 0 && def.mnemonic != "s_endpgm" {
+                    return Err(invalid(
+                        def,
+                        "nonzero immediate on an instruction without operands",
+                        0,
+                    ));
+                }
+                if imm != 0 {
+                    ops.push(Operand::Imm(i64::from(imm)));
+                }
+            } else {
+                ops.push(Operand::Imm(i64::from(imm)));
+            }
+        }
+        Family::Smem => {
+            let w1 = word(bytes, 4, 0)?;
+            len = 8;
+            let imm = w0 >> 17 & 1 == 1;
+            let soe = w0 >> 14 & 1 == 1;
+            // LLVM ignores cache bits the instruction does not take.
+            mods.glc = w0 >> 16 & 1 == 1 && def.modifiers.contains(&"glc");
+            for (i, r) in def.operands.iter().enumerate() {
+                ops.push(match role(r) {
+                    "sdata" | "sdst" => src((w0 >> 6) & 0x7F, width(def, i)),
+                    "probe" => Operand::Imm(i64::from((w0 >> 6) & 0x7F)),
+                    "sbase" => {
+                        // A 128-bit base is 4-aligned: LLVM drops the low bit.
+                        let w = width(def, i);
+                        let base = (w0 & 0x3F) << 1;
+                        src(
+                            if w == 4 && base <= 101 {
+                                base & !3
+                            } else {
+                                base
+                            },
+                            w,
+                        )
+                    }
+                    _ => {
+                        let off = (((w1 & 0x1F_FFFF) << 11) as i32) >> 11;
+                        if soe && !imm {
+                            src(w1 >> 25, 1)
+                        } else if soe {
+                            mods.offset = off;
+                            src(w1 >> 25, 1)
+                        } else if imm {
+                            Operand::Imm(i64::from(off))
+                        } else {
+                            src(w1 & 0x7F, 1)
+                        }
+                    }
+                });
+            }
+        }
+        Family::Vop1 | Family::Vop2 | Family::Vopc => {
+            if def.operands.iter().all(|r| r.is_empty()) && w0 & 0x01FE_01FF != 0 {
+                return Err(invalid(
+                    def,
+                    "operand fields of an instruction without operands",
+                    0,
+                ));
+            }
+            for (i, r) in def.operands.iter().enumerate() {
+                ops.push(match role(r) {
+                    "vdst" => src(256 + ((w0 >> 17) & 0xFF), width(def, i)),
+                    "sdst" => src((w0 >> 17) & 0xFF, width(def, i)),
+                    "vcc" => src(106, 2),
+                    "vsrc1" | "vsrc2" => src(256 + ((w0 >> 9) & 0xFF), width(def, i)),
+                    "simm32" => literal(&mut len)?,
+                    _ => {
+                        let c = w0 & 0x1FF;
+                        if c == 255 {
+                            literal(&mut len)?
+                        } else {
+                            src(c, width(def, i))
+                        }
+                    }
+                });
+            }
+        }
+        Family::Vop3 => {
+            let w1 = word(bytes, 4, 0)?;
+            len = 8;
+            let vop3b = def.operands.len() > 1 && matches!(role(def.operands[1]), "sdst" | "vcc");
+            mods.clamp = w0 >> 15 & 1 == 1;
+            if !vop3b {
+                mods.op_sel = ((w0 >> 11) & 0xF) as u8;
+                mods.abs = ((w0 >> 8) & 7) as u8;
+            }
+            mods.neg = (w1 >> 29) as u8;
+            mods.omod = ((w1 >> 27) & 3) as u8;
+            for (i, (r, slot)) in def.operands.iter().zip(vop3_slots(def)).enumerate() {
+                let w = width(def, i);
+                ops.push(match (slot, role(r)) {
+                    (Slot::Vdst, "vdst") => src(256 + (w0 & 0xFF), w),
+                    (Slot::Vdst, _) => src(w0 & 0xFF, w),
+                    (Slot::Sdst, _) => src((w0 >> 8) & 0x7F, w),
+                    (Slot::Src(k), name) => {
+                        let c = (w1 >> (9 * k)) & 0x1FF;
+                        if name == "attr" {
+                            mods.high = c >> 8 & 1 == 1;
+                            ops.push(Operand::Imm(i64::from(c & 0xFF)));
+                            continue;
+                        }
+                        if name == "param" {
+                            ops.push(Operand::Imm(i64::from(c)));
+                            continue;
+                        }
+                        if c == 255 {
+                            return Err(Error::Invalid {
+                                name: def.name,
+                                reason: "VOP3 has no literal on GFX9",
+                                offset: 4,
+                            });
+                        }
+                        src(c, w)
+                    }
+                });
+            }
+        }
+        Family::Vintrp => {
+            for (i, r) in def.operands.iter().enumerate() {
+                ops.push(match role(r) {
+                    "vdst" => src(256 + ((w0 >> 18) & 0xFF), width(def, i)),
+                    "attr" => Operand::Imm(i64::from((w0 >> 10) & 0x3F | ((w0 >> 8) & 3) << 6)),
+                    "param" => Operand::Imm(i64::from(w0 & 0xFF)),
+                    _ => src(256 + (w0 & 0xFF), width(def, i)),
+                });
+            }
+        }
+        Family::Ds => {
+            let w1 = word(bytes, 4, 0)?;
+            len = 8;
+            // LLVM ignores the gds bit where it does not accept `gds`
+            // (gfx90a/gfx942 for most returning ops).
+            mods.gds = w0 >> 16 & 1 == 1 && def.accepts("gds", target);
+            let off0 = (w0 & 0xFF) as u8;
+            let off1 = ((w0 >> 8) & 0xFF) as u8;
+            if is_ds2(def) {
+                mods.offset01 = Some((off0, off1));
+            } else {
+                mods.offset = (w0 & 0xFFFF) as i32;
+            }
+            let acc = target.has_agprs() && w0 >> 25 & 1 == 1;
+            let vreg = |n: u32, w: u8| {
+                if acc {
+                    Operand::Agpr {
+                        num: n as u8,
+                        width: w,
+                    }
+                } else {
+                    src(256 + n, w)
+                }
+            };
+            for (i, r) in def.operands.iter().enumerate() {
+                let w = width(def, i);
+                ops.push(match role(r) {
+                    "vdst" => vreg(w1 >> 24, w),
+                    "vaddr" => src(256 + (w1 & 0xFF), w),
+                    "vdata" if def.mnemonic.starts_with("ds_gws") => vreg(w1 & 0xFF, w),
+                    "vdata1" => vreg((w1 >> 16) & 0xFF, w),
+                    _ => vreg((w1 >> 8) & 0xFF, w),
+                });
+            }
+        }
+        Family::Mubuf | Family::Mtbuf => {
+            let w1 = word(bytes, 4, 0)?;
+            len = 8;
+            let mubuf = family == Family::Mubuf;
+            mods.offset = (w0 & 0xFFF) as i32;
+            mods.offen = w0 >> 12 & 1 == 1;
+            mods.idxen = w0 >> 13 & 1 == 1;
+            mods.glc = w0 >> 14 & 1 == 1;
+            if mubuf {
+                mods.lds = w0 >> 16 & 1 == 1 && def.modifiers.contains(&"lds");
+                mods.slc = w0 >> 17 & 1 == 1;
+                mods.sc1 = matches!(target, Target::Gfx90a | Target::Gfx942) && w0 >> 15 & 1 == 1;
+            } else {
+                mods.format = ((w0 >> 19) & 0x7F) as u8;
+                mods.slc = w1 >> 22 & 1 == 1;
+                mods.sc1 = matches!(target, Target::Gfx90a | Target::Gfx942) && w1 >> 21 & 1 == 1;
+            }
+            let acc = target.has_agprs() && w1 >> 23 & 1 == 1;
+            // tfe (gfx900/gfx906) returns one more dword: the data tuple grows.
+            mods.tfe = !target.has_agprs() && w1 >> 23 & 1 == 1;
+            let vreg = |n: u32, w: u8| {
+                if acc {
+                    Operand::Agpr {
+                        num: n as u8,
+                        width: w,
+                    }
+                } else {
+                    src(256 + n, w)
+                }
+            };
+            for (i, r) in def.operands.iter().enumerate() {
+                let w = width(def, i);
+                match role(r) {
+                    "vdst" if is_opt(r) && mods.lds => {}
+                    "vdst" | "vdata" => ops.push(vreg((w1 >> 8) & 0xFF, w + u8::from(mods.tfe))),
+                    "vaddr" => ops.push(match (mods.idxen, mods.offen) {
+                        (false, false) => Operand::Off,
+                        (true, true) => src(256 + (w1 & 0xFF), 2),
+                        _ => src(256 + (w1 & 0xFF), 1),
+                    }),
+                    "srsrc" => ops.push(src(((w1 >> 16) & 0x1F) << 2, 4)),
+                    _ => {
+                        let c = w1 >> 24;
+                        if c == 255 {
+                            return Err(invalid(def, "soffset cannot be a literal", 7));
+                        }
+                        ops.push(src(c, 1));
+                    }
+                }
+            }
+        }
+        Family::Flat | Family::Global | Family::Scratch => {
+            let w1 = word(bytes, 4, 0)?;
+            len = 8;
+            mods.glc = w0 >> 16 & 1 == 1;
+            mods.slc = w0 >> 17 & 1 == 1;
+            // gfx942 scratch: bit 13 is SVE (vaddr present), not lds.
+            let svs = target == Target::Gfx942 && family == Family::Scratch;
+            let sve = svs && w0 >> 13 & 1 == 1;
+            mods.lds = !svs && w0 >> 13 & 1 == 1 && def.modifiers.contains(&"lds");
+            // Bit 25: gfx90a `scc`, gfx942 `sc1`; ignored before.
+            mods.sc1 = matches!(target, Target::Gfx90a | Target::Gfx942) && w0 >> 25 & 1 == 1;
+            let raw = w0 & 0x1FFF;
+            mods.offset = if family == Family::Flat {
+                (raw & 0xFFF) as i32
+            } else {
+                ((raw << 19) as i32) >> 19
+            };
+            let acc = target.has_agprs() && w1 >> 23 & 1 == 1;
+            let saddr = (w1 >> 16) & 0x7F;
+            let vreg = |n: u32, w: u8| {
+                if acc {
+                    Operand::Agpr {
+                        num: n as u8,
+                        width: w,
+                    }
+                } else {
+                    src(256 + n, w)
+                }
+            };
+            for (i, r) in def.operands.iter().enumerate() {
+                let mut w = width(def, i);
+                match role(r) {
+                    "vdst" => {
+                        if is_opt(r) && (mods.lds || (def.mnemonic.contains("atomic") && !mods.glc))
+                        {
+                            continue;
+                        }
+                        ops.push(vreg(w1 >> 24, w));
+                    }
+                    "vaddr" => {
+                        if family == Family::Global {
+                            w = if saddr == 0x7F { 2 } else { 1 };
+                        }
+                        let no_vaddr = if svs { !sve } else { saddr != 0x7F };
+                        if family == Family::Scratch && no_vaddr {
+                            ops.push(Operand::Off);
+                        } else {
+                            ops.push(src(256 + (w1 & 0xFF), w));
+                        }
+                    }
+                    "saddr" => ops.push(if saddr == 0x7F {
+                        Operand::Off
+                    } else {
+                        src(saddr, w)
+                    }),
+                    _ => ops.push(vreg((w1 >> 8) & 0xFF, w)),
+                }
+            }
+        }
+        _ => unreachable!("unsupported families return above"),
+    }
+    if def.family == Family::Vop3 {
+        let has = |m: &str| def.modifiers.contains(&m);
+        let srcs_with_mods = mod_mask(def);
+        let stray = (mods.abs | mods.neg) & !srcs_with_mods;
+        if stray != 0 {
+            if has("op_sel") {
+                // VOP3 op_sel instructions without source modifiers: LLVM
+                // ignores neg/abs bits.
+                mods.neg &= srcs_with_mods;
+                mods.abs &= srcs_with_mods;
+            } else if def.mnemonic.starts_with("v_div_scale") && mods.abs == 0 {
+                // VOP3b float: neg exists although the inventory lists none.
+            } else {
+                return Err(invalid(def, "neg/abs on a source without modifiers", 0));
+            }
+        }
+        // v_div_scale (VOP3b) takes clamp and omod although the inventory
+        // lists neither; clamp is accepted on every VOP3.
+        if mods.omod != 0 && !has("omod") && !def.mnemonic.starts_with("v_div_scale") {
+            return Err(invalid(def, "omod on an instruction without it", 4));
+        }
+        if !has("op_sel") {
+            // LLVM ignores op_sel bits of instructions without op_sel.
+            mods.op_sel = 0;
+        }
+    }
+    for (r, op) in def
+        .operands
+        .iter()
+        .filter(|r| !r.is_empty())
+        .zip(ops.iter_mut())
+    {
+        align_scalar_tuple(op);
+        check_operand(def, role(r), op)?;
+    }
+    Ok((
+        Inst {
+            target,
+            def,
+            operands: ops,
+            mods,
+        },
+        len,
+    ))
+}
+
+fn hwreg_name(id: u32, target: Target) -> Option<&'static str> {
+    Some(match id {
+        16 => "HW_REG_TBA_LO",
+        17 => "HW_REG_TBA_HI",
+        18 => "HW_REG_TMA_LO",
+        19 => "HW_REG_TMA_HI",
+        20 if target == Target::Gfx942 => "HW_REG_XCC_ID",
+        21 if target == Target::Gfx942 => "HW_REG_SQ_PERF_SNAPSHOT_DATA",
+        22 if target == Target::Gfx942 => "HW_REG_SQ_PERF_SNAPSHOT_DATA1",
+        23 if target == Target::Gfx942 => "HW_REG_SQ_PERF_SNAPSHOT_PC_LO",
+        24 if target == Target::Gfx942 => "HW_REG_SQ_PERF_SNAPSHOT_PC_HI",
+        1 => "HW_REG_MODE",
+        2 => "HW_REG_STATUS",
+        3 => "HW_REG_TRAPSTS",
+        4 => "HW_REG_HW_ID",
+        5 => "HW_REG_GPR_ALLOC",
+        6 => "HW_REG_LDS_ALLOC",
+        7 => "HW_REG_IB_STS",
+        15 => "HW_REG_SH_MEM_BASES",
+        _ => return None,
+    })
+}
+
+fn invalid(def: &InstDef, reason: &'static str, offset: usize) -> Error {
+    Error::Invalid {
+        name: def.name,
+        reason,
+        offset,
+    }
+}
+
+/// Rejects operands LLVM would not print as such (invalid source codes,
+/// misaligned or out-of-range tuples, constants in destinations). LLVM's
+/// disassembler prints some of these with a warning (misaligned SGPR tuples
+/// round down) or as `null`; we refuse them.
+/// LLVM's disassembler rounds a misaligned SGPR or TTMP tuple down to its
+/// alignment (2 for pairs, 4 for wider) and prints a warning; so do we.
+fn align_scalar_tuple(op: &mut Operand) {
+    if let Operand::Src { code, width } = op {
+        let a = u16::from((*width).min(4));
+        if *width >= 2 && *code <= 101 {
+            *code -= *code % a;
+        } else if *width >= 2 && (108..=123).contains(code) {
+            *code -= (*code - 108) % a;
+        }
+    }
+}
+
+/// Instructions whose scalar source must be a register (LLVM marks a
+/// constant there `/*Invalid immediate*/`).
+fn src_must_be_register(def: &InstDef) -> bool {
+    def.mnemonic.starts_with("s_movrels")
+        || def.mnemonic.starts_with("v_readfirstlane")
+        || def.mnemonic == "s_cbranch_join"
+        || def.mnemonic == "s_setpc_b64"
+        || def.mnemonic == "s_rfe_b64"
+}
+
+fn check_operand(def: &InstDef, role: &str, op: &Operand) -> Result<()> {
+    let dst = matches!(role, "vdst" | "sdst" | "vcc")
+        || (role == "sdata" && def.mnemonic.contains("load"));
+    let bad = |reason| Err(invalid(def, reason, 0));
+    match *op {
+        Operand::Src { code, .. } if role.starts_with("vsrc") && code < 256 => {
+            return bad("operand must be a VGPR");
+        }
+        Operand::Literal(_) if role.starts_with("vsrc") => return bad("operand must be a VGPR"),
+        Operand::Src {
+            code: 128..=208 | 240..=248 | 251..=255,
+            ..
+        }
+        | Operand::Literal(_)
+            if src_must_be_register(def) && role.contains("src") =>
+        {
+            return bad("source must be a register");
+        }
+        Operand::Src { code: 254, width } if width > 1 => {
+            return bad("lds_direct is a 32-bit source");
+        }
+        Operand::Src { code: 254, .. }
+            if !(matches!(def.family, Family::Vop1 | Family::Vop2 | Family::Vopc)
+                && matches!(role, "src0" | "src")) =>
+        {
+            return bad("lds_direct is only a VOP1/VOP2/VOPC src0");
+        }
+        Operand::Src {
+            code: 124 | 126 | 127,
+            ..
+        } if def.family == Family::Smem && matches!(role, "sdata" | "sdst") => {
+            return bad("SMEM data cannot be m0 or exec");
+        }
+        Operand::Src { code, width } => {
+            let w = u16::from(width.max(1));
+            let last = code + w - 1;
+            let ok = match code {
+                // LLVM prints a tuple starting at or below s101 even when it
+                // runs past it (s[100:103]).
+                0..=101 => code % w.min(4) == 0,
+                125 => true,
+                102 | 104 | 106 | 126 => w <= 2,
+                103 | 105 | 107 | 124 | 127 => w == 1,
+                108..=123 => last <= 123 && (code - 108) % w.min(4) == 0,
+                128..=208 | 235..=248 | 251..=254 => !dst,
+                256..=511 => last <= 511,
+                _ => false,
+            };
+            if !ok {
+                return Err(invalid(
+                    def,
+                    "invalid or misaligned register/source code",
+                    0,
+                ));
+            }
+        }
+        Operand::Agpr { num, width } => {
+            if u16::from(num) + u16::from(width.max(1)) - 1 > 255 {
+                return Err(invalid(def, "AGPR tuple beyond a255", 4));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// LLVM prints 16-bit immediates in decimal when they are inline integers
+/// (0..=64), else in hex.
+fn dec_or_hex(v: i64) -> String {
+    if (0..=64).contains(&v) {
+        v.to_string()
+    } else {
+        format!("{v:#x}")
+    }
+}
+
+const MSG_NAMES: [(u32, &str); 12] = [
+    (1, "MSG_INTERRUPT"),
+    (2, "MSG_GS"),
+    (3, "MSG_GS_DONE"),
+    (4, "MSG_SAVEWAVE"),
+    (5, "MSG_STALL_WAVE_GEN"),
+    (6, "MSG_HALT_WAVES"),
+    (7, "MSG_ORDERED_PS_DONE"),
+    (8, "MSG_EARLY_PRIM_DEALLOC"),
+    (9, "MSG_GS_ALLOC_REQ"),
+    (10, "MSG_GET_DOORBELL"),
+    (15, "MSG_SYSMSG"),
+    (0, ""),
+];
+const GS_OPS: [&str; 4] = ["GS_OP_NOP", "GS_OP_CUT", "GS_OP_EMIT", "GS_OP_EMIT_CUT"];
+const SYSMSG_OPS: [&str; 5] = [
+    "",
+    "SYSMSG_OP_ECC_ERR_INTERRUPT",
+    "SYSMSG_OP_REG_RD",
+    "SYSMSG_OP_HOST_TRAP_ACK",
+    "SYSMSG_OP_TTRACE_PC",
+];
+
+/// Whether (id, op, stream) is a valid GFX9 message.
+fn msg_valid(id: u32, op: u32, stream: u32) -> bool {
+    match id {
+        2 => (1..=3).contains(&op),
+        3 => op <= 3 && (op != 0 || stream == 0),
+        15 => (1..=4).contains(&op) && stream == 0,
+        1 | 4..=10 => op == 0 && stream == 0,
+        _ => false,
+    }
+}
+
+fn print_sendmsg(v: u32) -> String {
+    let (id, op, stream) = (v & 0xF, (v >> 4) & 7, (v >> 8) & 3);
+    if msg_valid(id, op, stream) {
+        let name = MSG_NAMES
+            .iter()
+            .find(|(k, _)| *k == id)
+            .map_or("", |(_, n)| n);
+        match id {
+            2 | 3 if op != 0 => format!("sendmsg({name}, {}, {stream})", GS_OPS[op as usize]),
+            2 | 3 => format!("sendmsg({name}, {})", GS_OPS[op as usize]),
+            15 => format!("sendmsg({name}, {})", SYSMSG_OPS[op as usize]),
+            _ => format!("sendmsg({name})"),
+        }
+    } else if id | op << 4 | stream << 8 == v {
+        format!("sendmsg({id}, {op}, {stream})")
+    } else {
+        v.to_string()
+    }
+}
+
+fn parse_sendmsg(text: &str, col: usize) -> Result<i64> {
+    if let Some(v) = parse_int(text) {
+        return Ok(v);
+    }
+    let inner = text
+        .strip_prefix("sendmsg(")
+        .and_then(|t| t.strip_suffix(')'))
+        .ok_or_else(|| syntax("expected sendmsg(...)", col))?;
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let field = |k: usize, names: &[&str]| -> Result<u32> {
+        match parts.get(k) {
+            None => Ok(0),
+            Some(p) => parse_int(p)
+                .map(|v| v as u32)
+                .or_else(|| {
+                    names
+                        .iter()
+                        .position(|n| !n.is_empty() && n == p)
+                        .map(|i| i as u32)
+                })
+                .ok_or_else(|| syntax(format!("unknown sendmsg field `{p}`"), col)),
+        }
+    };
+    let id = match parse_int(parts[0]) {
+        Some(v) => v as u32,
+        None => MSG_NAMES
+            .iter()
+            .find(|(_, n)| !n.is_empty() && *n == parts[0])
+            .map(|(k, _)| *k)
+            .ok_or_else(|| syntax(format!("unknown message `{}`", parts[0]), col))?,
+    };
+    let op = field(1, if id == 15 { &SYSMSG_OPS } else { &GS_OPS })?;
+    let stream = field(2, &[])?;
+    if id > 15 || op > 7 || stream > 3 {
+        return Err(syntax("sendmsg field out of range", col));
+    }
+    if parse_int(parts[0]).is_none() && !msg_valid(id, op, stream) {
+        return Err(syntax("invalid message operation or stream", col));
+    }
+    Ok(i64::from(id | op << 4 | stream << 8))
+}
+
+fn signed_hex(v: i64) -> String {
+    if v < 0 {
+        format!("-{:#x}", -v)
+    } else {
+        format!("{v:#x}")
+    }
+}
+
+const GPR_IDX: [&str; 4] = ["SRC0", "SRC1", "SRC2", "DST"];
+
+fn print_gpr_idx(v: u32) -> String {
+    if v > 15 {
+        return format!("{v:#x}");
+    }
+    let names: Vec<&str> = (0..4)
+        .filter(|k| v >> k & 1 == 1)
+        .map(|k| GPR_IDX[k])
+        .collect();
+    format!("gpr_idx({})", names.join(","))
+}
+
+fn parse_gpr_idx(text: &str, col: usize) -> Result<i64> {
+    if let Some(v) = parse_int(text) {
+        return Ok(v);
+    }
+    let inner = text
+        .strip_prefix("gpr_idx(")
+        .and_then(|t| t.strip_suffix(')'))
+        .ok_or_else(|| syntax("expected gpr_idx(...)", col))?;
+    let mut v = 0;
+    for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let k = GPR_IDX
+            .iter()
+            .position(|n| *n == part)
+            .ok_or_else(|| syntax(format!("unknown gpr_idx mode `{part}`"), col))?;
+        v |= 1 << k;
+    }
+    Ok(v)
+}
+
+const DFMT: [&str; 16] = [
+    "INVALID",
+    "8",
+    "16",
+    "8_8",
+    "32",
+    "16_16",
+    "10_11_11",
+    "11_11_10",
+    "10_10_10_2",
+    "2_10_10_10",
+    "8_8_8_8",
+    "32_32",
+    "16_16_16_16",
+    "32_32_32",
+    "32_32_32_32",
+    "RESERVED_15",
+];
+const NFMT: [&str; 8] = [
+    "UNORM",
+    "SNORM",
+    "USCALED",
+    "SSCALED",
+    "UINT",
+    "SINT",
+    "RESERVED_6",
+    "FLOAT",
+];
+
+/// ` format:[BUF_DATA_FORMAT_x,BUF_NUM_FORMAT_y]`, leaving out the default
+/// data format (8) and numeric format (UNORM).
+fn print_format(f: u8) -> String {
+    let (d, n) = (usize::from(f & 0xF), usize::from(f >> 4));
+    let mut parts = Vec::new();
+    if d != 1 {
+        parts.push(format!("BUF_DATA_FORMAT_{}", DFMT[d]));
+    }
+    if n != 0 {
+        parts.push(format!("BUF_NUM_FORMAT_{}", NFMT[n]));
+    }
+    format!(" format:[{}]", parts.join(","))
+}
+
+fn parse_format(text: &str, col: usize) -> Result<u8> {
+    if let Some(v) = parse_int(text) {
+        return u8::try_from(v)
+            .ok()
+            .filter(|v| *v < 128)
+            .ok_or_else(|| syntax("format out of range", col));
+    }
+    let inner = text
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .ok_or_else(|| syntax("expected format:[...]", col))?;
+    let (mut d, mut n) = (1u8, 0u8);
+    for part in inner.split(',').map(str::trim) {
+        if let Some(x) = part.strip_prefix("BUF_DATA_FORMAT_") {
+            d = DFMT
+                .iter()
+                .position(|f| *f == x)
+                .ok_or_else(|| syntax(format!("unknown `{part}`"), col))? as u8;
+        } else if let Some(x) = part.strip_prefix("BUF_NUM_FORMAT_") {
+            n = NFMT
+                .iter()
+                .position(|f| *f == x)
+                .ok_or_else(|| syntax(format!("unknown `{part}`"), col))? as u8;
+        } else {
+            return Err(syntax(format!("unknown format `{part}`"), col));
+        }
+    }
+    Ok(d | n << 4)
+}
+
+/// Cache-policy bits as LLVM spells them per target: gfx942 `sc0 nt sc1`,
+/// gfx90a `glc slc scc`, earlier `glc slc`.
+fn print_cpol(out: &mut String, m: &Modifiers, target: Target) {
+    let names = if target == Target::Gfx942 {
+        ["sc0", "nt", "sc1"]
+    } else {
+        ["glc", "slc", "scc"]
+    };
+    for (on, name) in [m.glc, m.slc, m.sc1].into_iter().zip(names) {
+        if on {
+            out.push(' ');
+            out.push_str(name);
+        }
+    }
+}
+
+fn print_hwreg(v: u32, target: Target) -> String {
+    let id = v & 0x3F;
+    let off = (v >> 6) & 0x1F;
+    let size = ((v >> 11) & 0x1F) + 1;
+    let name = hwreg_name(id, target).map_or(id.to_string(), str::to_string);
+    if off == 0 && size == 32 {
+        format!("hwreg({name})")
+    } else {
+        format!("hwreg({name}, {off}, {size})")
+    }
+}
+
+fn print_waitcnt(v: u32) -> String {
+    let vm = (v & 0xF) | ((v >> 14 & 3) << 4);
+    let exp = (v >> 4) & 7;
+    let lgkm = (v >> 8) & 0xF;
+    let mut parts = Vec::new();
+    if vm != 63 {
+        parts.push(format!("vmcnt({vm})"));
+    }
+    if exp != 7 {
+        parts.push(format!("expcnt({exp})"));
+    }
+    if lgkm != 15 {
+        parts.push(format!("lgkmcnt({lgkm})"));
+    }
+    if parts.is_empty() {
+        "vmcnt(63) expcnt(7) lgkmcnt(15)".to_string()
+    } else {
+        parts.join(" ")
+    }
+}
+
+/// LLVM's text for the instruction, as llvm-objdump-19 prints it (without
+/// address, bytes, or branch-target comments).
+pub fn print(inst: &Inst) -> String {
+    let def = inst.def;
+    let ty = def.src_type();
+    let mut out = def.name.to_string();
+    let m = &inst.mods;
+    let mut texts = Vec::new();
+    let slots = if def.family == Family::Vop3 {
+        vop3_slots(def)
+    } else {
+        Vec::new()
+    };
+    let nsrc = slots.iter().filter(|s| matches!(s, Slot::Src(_))).count();
+    for (i, op) in inst.operands.iter().enumerate() {
+        let r = def.operands.get(i).map_or("", |r| role(r));
+        let slot = slots.get(i).copied();
+        let mut t =
+            match (def.family, r, op) {
+                (Family::Sopk, "hwreg", Operand::Imm(v)) => print_hwreg(*v as u32, inst.target),
+                (Family::Sopk, "imm16" | "simm16", Operand::Imm(v)) => format!("{v:#x}"),
+                (Family::Sopp, "waitcnt", Operand::Imm(v)) => print_waitcnt(*v as u32),
+                (Family::Sopp, "imm16", Operand::Imm(v))
+                | (Family::Smem, "probe", Operand::Imm(v)) => dec_or_hex(*v),
+                (Family::Sopp, "msg", Operand::Imm(v)) => print_sendmsg(*v as u32),
+                (Family::Smem, _, Operand::Imm(v)) => signed_hex(*v),
+                (Family::Sopc, "imask", Operand::Imm(v))
+                | (Family::Sopp, "imask", Operand::Imm(v)) => print_gpr_idx(*v as u32),
+                (Family::Sopp, "", Operand::Imm(v)) => v.to_string(),
+                (Family::Vop3 | Family::Vintrp, "attr", Operand::Imm(v)) => print_attr(*v),
+                (Family::Vop3 | Family::Vintrp, "param", Operand::Imm(v)) => PARAMS
+                    .get(*v as usize)
+                    .map_or_else(|| format!("invalid_param_{v}"), |p| p.to_string()),
+                _ => op.print(ty),
+            };
+        if let (Some(Slot::Src(k)), Operand::Src { .. }) = (slot, op) {
+            if m.abs >> k & 1 == 1 {
+                t = format!("|{t}|");
+            }
+            if m.neg >> k & 1 == 1 {
+                // LLVM spells a negated numeric constant `neg(C)` (`-|C|` with abs).
+                let numeric = matches!(op, Operand::Src { code: 128..=208 | 240..=248, .. });
+                t = if numeric && m.abs >> k & 1 == 0 {
+                    format!("neg({t})")
+                } else {
+                    format!("-{t}")
+                };
+            }
+        }
+        texts.push(t);
+    }
+    if !texts.is_empty() {
+        out.push(' ');
+        out.push_str(&texts.join(", "));
+    }
+    match def.family {
+        Family::Smem => {
+            if m.offset != 0 {
+                out.push_str(&format!(" offset:{}", signed_hex(i64::from(m.offset))));
+            }
+            if m.glc {
+                out.push_str(" glc");
+            }
+        }
+        Family::Vop3 => {
+            if m.high {
+                out.push_str(" high");
+            }
+            if m.op_sel != 0 {
+                let mut bits: Vec<String> =
+                    (0..nsrc).map(|k| (m.op_sel >> k & 1).to_string()).collect();
+                bits.push((m.op_sel >> 3 & 1).to_string());
+                out.push_str(&format!(" op_sel:[{}]", bits.join(",")));
+            }
+            if m.clamp {
+                out.push_str(" clamp");
+            }
+            match m.omod {
+                1 => out.push_str(" mul:2"),
+                2 => out.push_str(" mul:4"),
+                3 => out.push_str(" div:2"),
+                _ => {}
+            }
+        }
+        Family::Ds => {
+            if let Some((a, b)) = m.offset01 {
+                if a != 0 {
+                    out.push_str(&format!(" offset0:{a}"));
+                }
+                if b != 0 {
+                    out.push_str(&format!(" offset1:{b}"));
+                }
+            } else if m.offset != 0 {
+                out.push_str(&format!(" offset:{}", m.offset));
+            }
+            if m.gds {
+                out.push_str(" gds");
+            }
+        }
+        Family::Mubuf | Family::Mtbuf => {
+            if def.family == Family::Mtbuf && m.format != 1 {
+                out.push_str(&print_format(m.format));
+            }
+            if m.idxen {
+                out.push_str(" idxen");
+            }
+            if m.offen {
+                out.push_str(" offen");
+            }
+            if m.offset != 0 {
+                out.push_str(&format!(" offset:{}", m.offset));
+            }
+            print_cpol(&mut out, m, inst.target);
+            if m.lds {
+                out.push_str(" lds");
+            }
+            if m.tfe {
+                out.push_str(" tfe");
+            }
+        }
+        Family::Flat | Family::Global | Family::Scratch => {
+            if m.offset != 0 {
+                out.push_str(&format!(" offset:{}", m.offset));
+            }
+            print_cpol(&mut out, m, inst.target);
+            if m.lds {
+                out.push_str(" lds");
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn syntax(message: impl Into<String>, column: usize) -> Error {
+    Error::Syntax {
+        message: message.into(),
+        column,
+    }
+}
+
+/// Splits at top-level commas; returns (column, text) pieces.
+fn split_top(text: &str, base: usize) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push((start, &text[start..i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push((start, &text[start..]));
+    out.into_iter()
+        .map(|(s, t)| {
+            let lead = t.len() - t.trim_start().len();
+            (base + s + lead, t.trim())
+        })
+        .collect()
+}
+
+/// Splits at top-level whitespace.
+fn split_ws(text: &str, base: usize) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = None;
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            _ => {}
+        }
+        if ch.is_whitespace() && depth == 0 {
+            if let Some(s) = start.take() {
+                out.push((base + s, &text[s..i]));
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        out.push((base + s, &text[s..]));
+    }
+    out
+}
+
+fn parse_hwreg(text: &str, col: usize, target: Target) -> Result<u32> {
+    if let Some(v) = parse_int(text) {
+        return Ok(v as u32 & 0xFFFF);
+    }
+    let inner = text
+        .strip_prefix("hwreg(")
+        .and_then(|t| t.strip_suffix(')'))
+        .ok_or_else(|| syntax("expected hwreg(...)", col))?;
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let id = match parse_int(parts[0]) {
+        Some(v) => v as u32,
+        None => (0..64)
+            .find(|&i| hwreg_name(i, target) == Some(parts[0]))
+            .ok_or_else(|| syntax(format!("unknown hardware register `{}`", parts[0]), col))?,
+    };
+    let (off, size) = match parts.len() {
+        1 => (0, 32),
+        3 => (
+            parse_int(parts[1]).ok_or_else(|| syntax("bad hwreg offset", col))? as u32,
+            parse_int(parts[2]).ok_or_else(|| syntax("bad hwreg size", col))? as u32,
+        ),
+        _ => return Err(syntax("hwreg takes 1 or 3 arguments", col)),
+    };
+    if id > 63 || off > 31 || !(1..=32).contains(&size) {
+        return Err(syntax("hwreg field out of range", col));
+    }
+    Ok(id | off << 6 | (size - 1) << 11)
+}
+
+fn parse_waitcnt(text: &str, col: usize) -> Result<u32> {
+    if let Some(v) = parse_int(text) {
+        return Ok(v as u32 & 0xFFFF);
+    }
+    let (mut vm, mut exp, mut lgkm) = (63u32, 7u32, 15u32);
+    for part in text.split(|c: char| c.is_whitespace() || c == '&' || c == ',') {
+        if part.is_empty() {
+            continue;
+        }
+        let (name, val) = part
+            .strip_suffix(')')
+            .and_then(|p| p.split_once('('))
+            .ok_or_else(|| syntax(format!("bad waitcnt `{part}`"), col))?;
+        let v = parse_int(val).ok_or_else(|| syntax("bad count", col))? as u32;
+        match name {
+            "vmcnt" if v <= 63 => vm = v,
+            "expcnt" if v <= 7 => exp = v,
+            "lgkmcnt" if v <= 15 => lgkm = v,
+            _ => return Err(syntax(format!("bad waitcnt `{part}`"), col)),
+        }
+    }
+    Ok((vm & 0xF) | (vm >> 4) << 14 | exp << 4 | lgkm << 8)
+}
+
+/// Parses one assembler line in llvm-mc syntax (LLVM mnemonics and printed
+/// names both accepted). Errors carry the 1-based column.
+pub fn parse_line(line: &str, target: Target) -> Result<Inst> {
+    let first = parse_line_as(line, target, None);
+    if first.is_err() {
+        // llvm-mc promotes a VOP1/VOP2/VOPC line it cannot encode as e32 to e64.
+        let mn = line.split_whitespace().next().unwrap_or("");
+        let base = mn.strip_suffix("_e32").unwrap_or(mn);
+        if let Some(Ok(inst)) = InstDef::find(&format!("{base}_e64"), target)
+            .map(|def| parse_line_as(line, target, Some(def)))
+        {
+            return Ok(inst);
+        }
+    }
+    first
+}
+
+fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> Result<Inst> {
+    let code = line
+        .split("//")
+        .next()
+        .unwrap_or("")
+        .split(';')
+        .next()
+        .unwrap_or("");
+    let lead = code.len() - code.trim_start().len();
+    let code = code.trim();
+    if code.is_empty() {
+        return Err(syntax("empty line", 1));
+    }
+    let mn_end = code.find(char::is_whitespace).unwrap_or(code.len());
+    let mn = &code[..mn_end];
+    let def = over.or_else(|| InstDef::find(mn, target)).ok_or_else(|| {
+        syntax(
+            format!("unknown instruction `{mn}` for {}", target.name()),
+            lead + 1,
+        )
+    })?;
+    if !def.family.is_supported() {
+        return Err(syntax(
+            format!("{:?} instructions not supported yet", def.family),
+            lead + 1,
+        ));
+    }
+    let rest = &code[mn_end..];
+    let base = lead + mn_end;
+    let roles: Vec<&str> = def
+        .operands
+        .iter()
+        .copied()
+        .filter(|r| !r.is_empty())
+        .collect();
+    // Operand texts and modifier texts.
+    let mut opnds: Vec<(usize, &str)> = Vec::new();
+    let mut modtexts: Vec<(usize, &str)> = Vec::new();
+    let mut endpgm_imm = None;
+    if roles.iter().any(|r| role(r) == "waitcnt") {
+        let t = rest.trim();
+        opnds.push((base + rest.find(t).unwrap_or(0), t));
+    } else if !roles.is_empty() && !rest.trim().is_empty() {
+        let pieces = split_top(rest, base);
+        let n = pieces.len();
+        for (k, (c, t)) in pieces.into_iter().enumerate() {
+            if k + 1 == n {
+                let ws = split_ws(t, c);
+                if let Some((first, more)) = ws.split_first() {
+                    // `-|v1|` etc. never contain spaces; modifiers follow.
+                    opnds.push(*first);
+                    modtexts.extend_from_slice(more);
+                }
+            } else {
+                opnds.push((c, t));
+            }
+        }
+    } else {
+        modtexts = split_ws(rest, base);
+        if def.family == Family::Sopp && modtexts.len() == 1 {
+            if let Some(v) = parse_int(modtexts[0].1) {
+                endpgm_imm = Some((modtexts[0].0 + 1, v));
+                modtexts.clear();
+            }
+        }
+    }
+    let mut mods = Modifiers {
+        format: 1,
+        ..Modifiers::default()
+    };
+    let gfx942 = target == Target::Gfx942;
+    let mut op_sel_list: Option<Vec<u8>> = None;
+    for &(c, t) in &modtexts {
+        let col = c + 1;
+        let (k, v) = t.split_once(':').unwrap_or((t, ""));
+        let num = || parse_int(v).ok_or_else(|| syntax(format!("bad value in `{t}`"), col));
+        match (k, def.family) {
+            ("clamp", Family::Vop3) => mods.clamp = true,
+            ("high", Family::Vop3) if is_interp(def) => mods.high = true,
+            ("mul", Family::Vop3) if v == "2" => mods.omod = 1,
+            ("mul", Family::Vop3) if v == "4" => mods.omod = 2,
+            ("div", Family::Vop3) if v == "2" => mods.omod = 3,
+            ("op_sel", Family::Vop3) => {
+                let inner = v
+                    .strip_prefix('[')
+                    .and_then(|x| x.strip_suffix(']'))
+                    .ok_or_else(|| syntax("expected op_sel:[...]", col))?;
+                let bits: Option<Vec<u8>> =
+                    inner.split(',').map(|b| b.trim().parse().ok()).collect();
+                op_sel_list = Some(bits.ok_or_else(|| syntax("bad op_sel", col))?);
+            }
+            ("glc", Family::Smem) => mods.glc = true,
+            ("glc", _) if !gfx942 => mods.glc = true,
+            ("slc", _) if !gfx942 => mods.slc = true,
+            ("sc0", _) if gfx942 => mods.glc = true,
+            ("nt", _) if gfx942 => mods.slc = true,
+            ("sc1", _) if gfx942 => mods.sc1 = true,
+            ("scc", _) if target == Target::Gfx90a => mods.sc1 = true,
+            ("gds", Family::Ds) => mods.gds = true,
+            ("lds", _) => mods.lds = true,
+            ("offen", Family::Mubuf | Family::Mtbuf) => mods.offen = true,
+            ("idxen", Family::Mubuf | Family::Mtbuf) => mods.idxen = true,
+            ("tfe", Family::Mubuf | Family::Mtbuf) if !target.has_agprs() => mods.tfe = true,
+            ("format", Family::Mtbuf) => mods.format = parse_format(v, col)?,
+            ("nv", Family::Smem) => mods.nv = true,
+            ("offset", _) => {
+                let v = num()?;
+                let ok = match def.family {
+                    Family::Smem => (-0x10_0000..=0x1F_FFFF).contains(&v),
+                    Family::Ds => (0..=0xFFFF).contains(&v),
+                    Family::Flat | Family::Mubuf | Family::Mtbuf => (0..=4095).contains(&v),
+                    _ => (-4096..=4095).contains(&v),
+                };
+                if !ok {
+                    return Err(syntax("offset out of range", col));
+                }
+                mods.offset = v as i32;
+            }
+            ("offset0", Family::Ds) | ("offset1", Family::Ds) => {
+                let v = num()?;
+                if !(0..=255).contains(&v) {
+                    return Err(syntax("offset out of range", col));
+                }
+                let (a, b) = mods.offset01.unwrap_or((0, 0));
+                mods.offset01 = Some(if k == "offset0" {
+                    (v as u8, b)
+                } else {
+                    (a, v as u8)
+                });
+            }
+            _ => return Err(syntax(format!("unexpected modifier `{t}`"), col)),
+        }
+    }
+    if is_ds2(def) && mods.offset01.is_none() {
+        mods.offset01 = Some((0, 0));
+    }
+    // Bind operand texts to roles (optional roles only when counts say so).
+    let required = roles.iter().filter(|r| !is_opt(r)).count();
+    let with_opt = opnds.len() > required;
+    let ty = def.src_type();
+    let mut operands = Vec::new();
+    let mut it = opnds.iter();
+    let slots = if def.family == Family::Vop3 {
+        vop3_slots(def)
+    } else {
+        Vec::new()
+    };
+    let nsrc = slots.iter().filter(|s| matches!(s, Slot::Src(_))).count();
+    for (i, r) in def.operands.iter().enumerate() {
+        if r.is_empty() || (is_opt(r) && !with_opt) {
+            continue;
+        }
+        let Some(&(c, t)) = it.next() else {
+            return Err(syntax(
+                format!("missing operand `{}`", role(r)),
+                base + rest.len() + 1,
+            ));
+        };
+        let col = c + 1;
+        let name = role(r);
+        let w = width(def, i) + u8::from(mods.tfe && matches!(name, "vdst" | "vdata"));
+        let op =
+            match name {
+                "hwreg" => Operand::Imm(i64::from(parse_hwreg(t, col, target)?)),
+                "attr" => Operand::Imm(parse_attr(t, col)?),
+                "param" => {
+                    Operand::Imm(PARAMS.iter().position(|p| *p == t).ok_or_else(|| {
+                        syntax(format!("expected p10, p20 or p0, found `{t}`"), col)
+                    })? as i64)
+                }
+                "msg" => Operand::Imm(parse_sendmsg(t, col)?),
+                "waitcnt" => Operand::Imm(i64::from(parse_waitcnt(t, col)?)),
+                "imask" => Operand::Imm(parse_gpr_idx(t, col)?),
+                "label" | "imm16" | "simm16" => {
+                    let v = parse_int(t)
+                        .ok_or_else(|| syntax(format!("expected an integer, found `{t}`"), col))?;
+                    if !(-32768..=65535).contains(&v) {
+                        return Err(syntax("immediate out of 16-bit range", col));
+                    }
+                    Operand::Imm(v & 0xFFFF)
+                }
+                "simm32" => {
+                    let v = parse_src(t, ty, 1)
+                        .ok_or_else(|| syntax(format!("bad literal `{t}`"), col))?;
+                    match v {
+                        Operand::Literal(_) => v,
+                        Operand::Src {
+                            code: c @ 128..=208,
+                            ..
+                        } => Operand::Literal(if c <= 192 {
+                            u32::from(c - 128)
+                        } else {
+                            (-(i32::from(c) - 192)) as u32
+                        }),
+                        _ => return Err(syntax("expected a 32-bit constant", col)),
+                    }
+                }
+                "soffset" | "probe" if def.family == Family::Smem => match parse_reg(t) {
+                    Some(r) => r,
+                    None => Operand::Imm(
+                        parse_int(t).ok_or_else(|| syntax(format!("bad offset `{t}`"), col))?,
+                    ),
+                },
+                _ => {
+                    let mut s = t;
+                    let (mut neg, mut abs) = (false, false);
+                    if let Some(x) = s.strip_prefix('-').filter(|x| {
+                        x.starts_with(['|', 'v', 's', 'a', 't', 'e', 'm', 'f', 'x', 'n'])
+                    }) {
+                        neg = true;
+                        s = x;
+                    }
+                    if let Some(x) = s.strip_prefix("neg(").and_then(|x| x.strip_suffix(')')) {
+                        neg = true;
+                        s = x;
+                    }
+                    if let Some(x) = s.strip_prefix('|').and_then(|x| x.strip_suffix('|')) {
+                        abs = true;
+                        s = x;
+                    } else if let Some(x) = s.strip_prefix("abs(").and_then(|x| x.strip_suffix(')'))
+                    {
+                        abs = true;
+                        s = x;
+                    }
+                    if s == "off" {
+                        Operand::Off
+                    } else {
+                        let v = parse_src(s, ty, w)
+                            .ok_or_else(|| syntax(format!("invalid operand `{t}`"), col))?;
+                        match slots.get(i) {
+                            Some(Slot::Src(k)) => {
+                                mods.neg |= u8::from(neg) << k;
+                                mods.abs |= u8::from(abs) << k;
+                            }
+                            _ if neg || abs => {
+                                return Err(syntax("source modifiers not allowed here", col));
+                            }
+                            _ => {}
+                        }
+                        match v {
+                            Operand::Src { code: 125, .. } => Operand::Src {
+                                code: 125,
+                                width: w,
+                            },
+                            Operand::Src { code, width } if !(128..256).contains(&code) => {
+                                // Registers keep their written width; check it
+                                // (a global vaddr is 64-bit exactly when saddr is off).
+                                let free = name == "vaddr"
+                                    && matches!(
+                                        def.family,
+                                        Family::Global | Family::Mubuf | Family::Mtbuf
+                                    );
+                                if width != w && !free {
+                                    return Err(syntax(
+                                        format!("expected a {w}-dword register, found `{t}`"),
+                                        col,
+                                    ));
+                                }
+                                v
+                            }
+                            Operand::Src { code, .. } => Operand::Src { code, width: w },
+                            _ => v,
+                        }
+                    }
+                }
+            };
+        operands.push(op);
+    }
+    if let Some(&(c, t)) = it.next() {
+        return Err(syntax(format!("unexpected operand `{t}`"), c + 1));
+    }
+    if let Some((col, v)) = endpgm_imm {
+        if def.mnemonic != "s_endpgm" || !(1..=0xFFFF).contains(&v) {
+            return Err(syntax("unexpected immediate", col));
+        }
+        operands.push(Operand::Imm(v));
+    }
+    if let Some(bits) = op_sel_list {
+        let mut v = 0u8;
+        let n = bits.len();
+        for (k, b) in bits.iter().enumerate() {
+            if *b > 1 {
+                return Err(syntax("op_sel bits must be 0 or 1", base + 1));
+            }
+            let pos = if k + 1 == n && n == nsrc + 1 { 3 } else { k };
+            v |= b << pos;
+        }
+        mods.op_sel = v;
+    }
+    Ok(Inst {
+        target,
+        def,
+        operands,
+        mods,
+    })
+}
+
+fn src_code(op: &Operand, name: &'static str) -> Result<(u32, Option<u32>)> {
+    match *op {
+        Operand::Src { code, .. } => Ok((u32::from(code), None)),
+        Operand::Literal(v) => Ok((255, Some(v))),
+        _ => Err(Error::Invalid {
+            name,
+            reason: "operand kind does not fit this field",
+            offset: 0,
+        }),
+    }
+}
+
+fn vgpr_num(op: &Operand, name: &'static str) -> Result<(u32, bool)> {
+    match *op {
+        Operand::Src {
+            code: c @ 256.., ..
+        } => Ok((u32::from(c) - 256, false)),
+        Operand::Agpr { num, .. } => Ok((u32::from(num), true)),
+        _ => Err(Error::Invalid {
+            name,
+            reason: "expected a VGPR",
+            offset: 0,
+        }),
+    }
+}
+
+fn sgpr_code(op: &Operand, name: &'static str) -> Result<u32> {
+    match *op {
+        Operand::Src {
+            code: c @ 0..=127, ..
+        } => Ok(u32::from(c)),
+        _ => Err(Error::Invalid {
+            name,
+            reason: "expected a scalar register",
+            offset: 0,
+        }),
+    }
+}
+
+/// Encodes `inst` for `target`.
+pub fn encode(inst: &Inst, target: Target) -> Result<Vec<u8>> {
+    let def = inst.def;
+    let name = def.name;
+    let op = u32::from(def.opcode(target).ok_or(Error::Invalid {
+        name,
+        reason: "instruction does not exist on this target",
+        offset: 0,
+    })?);
+    if !def.family.is_supported() {
+        return Err(Error::Unsupported {
+            family: def.family,
+            name,
+            offset: 0,
+        });
+    }
+    let m = &inst.mods;
+    let mut lit: Option<u32> = None;
+    let mut words = Vec::new();
+    let mut setlit = |l: Option<u32>| -> Result<()> {
+        if let Some(v) = l {
+            if lit.is_some_and(|x| x != v) {
+                return Err(Error::Invalid {
+                    name,
+                    reason: "only one literal allowed",
+                    offset: 0,
+                });
+            }
+            lit = Some(v);
+        }
+        Ok(())
+    };
+    let roles: Vec<&str> = {
+        // Roles of the operands actually present.
+        let n = inst.operands.len();
+        let all: Vec<&str> = def
+            .operands
+            .iter()
+            .copied()
+            .filter(|r| !r.is_empty())
+            .collect();
+        if n < all.len() {
+            all.iter().copied().filter(|r| !is_opt(r)).collect()
+        } else {
+            all
+        }
+    };
+    let ops = &inst.operands;
+    match def.family {
+        Family::Sop1 | Family::Sop2 | Family::Sopc => {
+            let mut w = match def.family {
+                Family::Sop1 => 0xBE80_0000 | op << 8,
+                Family::Sop2 => 0x8000_0000 | op << 23,
+                _ => 0xBF00_0000 | op << 16,
+            };
+            for (r, o) in roles.iter().zip(ops) {
+                if let Operand::Imm(v) = o {
+                    w |= (*v as u32 & 0xFF) << 8;
+                    continue;
+                }
+                let (c, l) = src_code(o, name)?;
+                setlit(l)?;
+                w |= match (def.family, role(r)) {
+                    (_, "sdst") => c << 16,
+                    (Family::Sop2 | Family::Sopc, "ssrc1") => c << 8,
+                    _ => c,
+                };
+            }
+            words.push(w);
+        }
+        Family::Sopk => {
+            let mut w = 0xB000_0000 | op << 23;
+            for (r, o) in roles.iter().zip(ops) {
+                match (role(r), o) {
+                    ("sdst" | "ssrc", _) => w |= sgpr_code(o, name)? << 16,
+                    ("simm32", Operand::Literal(v)) => setlit(Some(*v))?,
+                    (_, Operand::Imm(v)) => w |= (*v as u32) & 0xFFFF,
+                    _ => {
+                        return Err(Error::Invalid {
+                            name,
+                            reason: "bad SOPK operand",
+                            offset: 0,
+                        });
+                    }
+                }
+            }
+            words.push(w);
+        }
+        Family::Sopp => {
+            let mut w = 0xBF80_0000 | op << 16;
+            if let Some(Operand::Imm(v)) = ops.first() {
+                w |= (*v as u32) & 0xFFFF;
+            }
+            words.push(w);
+        }
+        Family::Smem => {
+            let mut w0 = 0xC000_0000 | op << 18 | u32::from(m.glc) << 16 | u32::from(m.nv) << 15;
+            let mut w1 = 0;
+            for (r, o) in roles.iter().zip(ops) {
+                match role(r) {
+                    "sdata" | "sdst" => w0 |= sgpr_code(o, name)? << 6,
+                    "probe" => {
+                        if let Operand::Imm(v) = o {
+                            w0 |= (*v as u32 & 0x7F) << 6;
+                        }
+                    }
+                    "sbase" => w0 |= sgpr_code(o, name)? >> 1,
+                    _ => match o {
+                        Operand::Imm(v) => {
+                            w0 |= 1 << 17;
+                            w1 |= (*v as u32) & 0x1F_FFFF;
+                        }
+                        _ => {
+                            let c = sgpr_code(o, name)?;
+                            if m.offset != 0 {
+                                w0 |= 1 << 17 | 1 << 14;
+                                w1 |= c << 25 | (m.offset as u32 & 0x1F_FFFF);
+                            } else {
+                                w1 |= c;
+                            }
+                        }
+                    },
+                }
+            }
+            words.push(w0);
+            words.push(w1);
+        }
+        Family::Vop1 | Family::Vop2 | Family::Vopc => {
+            let mut w = match def.family {
+                Family::Vop1 => 0x7E00_0000 | op << 9,
+                Family::Vop2 => op << 25,
+                _ => 0x7C00_0000 | op << 17,
+            };
+            for (r, o) in roles.iter().zip(ops) {
+                match role(r) {
+                    "vdst" => w |= vgpr_num(o, name)?.0 << 17,
+                    "sdst" => w |= sgpr_code(o, name)? << 17,
+                    "vcc" => {}
+                    "vsrc1" | "vsrc2" => w |= vgpr_num(o, name)?.0 << 9,
+                    "simm32" => {
+                        let (_, l) = src_code(o, name)?;
+                        setlit(l.or(Some(0)))?;
+                    }
+                    _ => {
+                        let (c, l) = src_code(o, name)?;
+                        setlit(l)?;
+                        w |= c;
+                    }
+                }
+            }
+            words.push(w);
+        }
+        Family::Vop3 => {
+            let mut w0 = 0xD000_0000 | op << 16 | u32::from(m.clamp) << 15;
+            let mut w1 = u32::from(m.neg) << 29 | u32::from(m.omod) << 27;
+            let vop3b = roles.len() > 1 && matches!(role(roles[1]), "sdst" | "vcc");
+            if !vop3b {
+                w0 |= u32::from(m.op_sel) << 11 | u32::from(m.abs) << 8;
+            }
+            for ((r, o), slot) in roles.iter().zip(ops).zip(vop3_slots(def)) {
+                match (slot, role(r), o) {
+                    (Slot::Vdst, "vdst", _) => w0 |= vgpr_num(o, name)?.0,
+                    (Slot::Vdst, _, _) => w0 |= sgpr_code(o, name)?,
+                    (Slot::Sdst, _, _) => w0 |= sgpr_code(o, name)? << 8,
+                    (Slot::Src(k), "attr", Operand::Imm(v)) => {
+                        w1 |= ((*v as u32 & 0xFF) | u32::from(m.high) << 8) << (9 * k);
+                    }
+                    (Slot::Src(k), "param", Operand::Imm(v)) => w1 |= (*v as u32 & 3) << (9 * k),
+                    (Slot::Src(k), _, _) => {
+                        let (c, l) = src_code(o, name)?;
+                        if l.is_some() {
+                            return Err(Error::Invalid {
+                                name,
+                                reason: "VOP3 has no literal on GFX9",
+                                offset: 0,
+                            });
+                        }
+                        w1 |= c << (9 * k);
+                    }
+                }
+            }
+            words.push(w0);
+            words.push(w1);
+        }
+        Family::Vintrp => {
+            let mut w = 0xD400_0000 | op << 16;
+            for (r, o) in roles.iter().zip(ops) {
+                match (role(r), o) {
+                    ("vdst", _) => w |= vgpr_num(o, name)?.0 << 18,
+                    ("attr", Operand::Imm(v)) => {
+                        let v = *v as u32;
+                        w |= (v & 0x3F) << 10 | ((v >> 6) & 3) << 8;
+                    }
+                    ("param", Operand::Imm(v)) => w |= *v as u32 & 0xFF,
+                    _ => w |= vgpr_num(o, name)?.0,
+                }
+            }
+            words.push(w);
+        }
+        Family::Ds => {
+            let mut w0 = 0xD800_0000 | op << 17 | u32::from(m.gds) << 16;
+            match m.offset01 {
+                Some((a, b)) => w0 |= u32::from(a) | u32::from(b) << 8,
+                None => w0 |= m.offset as u32 & 0xFFFF,
+            }
+            let mut w1 = 0;
+            let mut acc = false;
+            for (r, o) in roles.iter().zip(ops) {
+                let (n, a) = vgpr_num(o, name)?;
+                match role(r) {
+                    "vdst" => {
+                        w1 |= n << 24;
+                        acc |= a;
+                    }
+                    "vaddr" => w1 |= n,
+                    "vdata" if def.mnemonic.starts_with("ds_gws") => {
+                        w1 |= n;
+                        acc |= a;
+                    }
+                    "vdata1" => {
+                        w1 |= n << 16;
+                        acc |= a;
+                    }
+                    _ => {
+                        w1 |= n << 8;
+                        acc |= a;
+                    }
+                }
+            }
+            if acc {
+                w0 |= 1 << 25;
+            }
+            words.push(w0);
+            words.push(w1);
+        }
+        Family::Mubuf | Family::Mtbuf => {
+            let mut w0 = u32::from(m.idxen) << 13
+                | u32::from(m.offen) << 12
+                | u32::from(m.glc) << 14
+                | (m.offset as u32 & 0xFFF);
+            let mut w1 = 0;
+            if def.family == Family::Mubuf {
+                w0 |= 0xE000_0000 | op << 18 | u32::from(m.slc) << 17 | u32::from(m.lds) << 16;
+                w0 |= u32::from(m.sc1) << 15;
+            } else {
+                w0 |= 0xE800_0000 | u32::from(m.format) << 19 | op << 15;
+                w1 |= u32::from(m.slc) << 22 | u32::from(m.sc1) << 21;
+            }
+            w1 |= u32::from(m.tfe) << 23;
+            for (r, o) in roles.iter().zip(ops) {
+                match role(r) {
+                    "vdst" | "vdata" => {
+                        let (n, a) = vgpr_num(o, name)?;
+                        w1 |= n << 8 | u32::from(a) << 23;
+                    }
+                    "vaddr" => {
+                        if *o != Operand::Off {
+                            w1 |= vgpr_num(o, name)?.0;
+                        }
+                    }
+                    "srsrc" => w1 |= (sgpr_code(o, name)? >> 2) << 16,
+                    _ => {
+                        let (c, l) = src_code(o, name)?;
+                        if l.is_some() {
+                            return Err(invalid(def, "soffset cannot be a literal", 0));
+                        }
+                        w1 |= c << 24;
+                    }
+                }
+            }
+            words.push(w0);
+            words.push(w1);
+        }
+        Family::Flat | Family::Global | Family::Scratch => {
+            let seg = match def.family {
+                Family::Flat => 0,
+                Family::Scratch => 1,
+                _ => 2,
+            };
+            let mut w0 = 0xDC00_0000
+                | op << 18
+                | u32::from(m.slc) << 17
+                | u32::from(m.glc) << 16
+                | seg << 14
+                | u32::from(m.lds) << 13
+                | (m.offset as u32 & 0x1FFF);
+            if m.sc1 {
+                w0 |= 1 << 25;
+            }
+            if target == Target::Gfx942
+                && def.family == Family::Scratch
+                && roles
+                    .iter()
+                    .zip(ops)
+                    .any(|(r, o)| role(r) == "vaddr" && *o != Operand::Off)
+            {
+                w0 |= 1 << 13;
+            }
+            let mut w1 = 0;
+            let mut acc = false;
+            for (r, o) in roles.iter().zip(ops) {
+                match role(r) {
+                    "vdst" => {
+                        let (n, a) = vgpr_num(o, name)?;
+                        w1 |= n << 24;
+                        acc |= a;
+                    }
+                    "vaddr" => {
+                        if *o != Operand::Off {
+                            w1 |= vgpr_num(o, name)?.0;
+                        }
+                    }
+                    "saddr" => {
+                        w1 |= match o {
+                            Operand::Off => 0x7F,
+                            _ => sgpr_code(o, name)?,
+                        } << 16
+                    }
+                    _ => {
+                        let (n, a) = vgpr_num(o, name)?;
+                        w1 |= n << 8;
+                        acc |= a;
+                    }
+                }
+            }
+            if acc {
+                w1 |= 1 << 23;
+            }
+            words.push(w0);
+            words.push(w1);
+        }
+        _ => {
+            return Err(Error::Unsupported {
+                family: def.family,
+                name,
+                offset: 0,
+            });
+        }
+    }
+    if let Some(v) = lit {
+        words.push(v);
+    }
+    Ok(words.iter().flat_map(|w| w.to_le_bytes()).collect())
+}

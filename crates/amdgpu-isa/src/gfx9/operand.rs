@@ -1,0 +1,383 @@
+//! GFX9 operands: the 9-bit source-operand code space (SGPRs, special
+//! registers, inline constants, VGPRs), AGPRs, literals and immediates, with
+//! LLVM's printed spelling and the assembler's accepted spellings.
+
+use std::fmt::Write as _;
+
+/// An operand of an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Operand {
+    /// A register (tuple) or constant by its 9-bit source code: 0–101
+    /// SGPRs, 102–127 special registers, 128–208 integer constants,
+    /// 235–254 special sources and float constants, 256–511 VGPRs;
+    /// `width` in dwords.
+    Src {
+        /// Source code (VGPR n is 256 + n).
+        code: u16,
+        /// Width in dwords.
+        width: u8,
+    },
+    /// Accumulation register tuple (gfx90a/gfx942).
+    Agpr {
+        /// First register.
+        num: u8,
+        /// Width in dwords.
+        width: u8,
+    },
+    /// A 32-bit literal constant (source code 255).
+    Literal(u32),
+    /// An immediate field (simm16, label offset, SMEM offset).
+    Imm(i64),
+    /// `off` (no address register / no soffset).
+    Off,
+}
+
+/// The type of an instruction's sources, which decides how LLVM prints
+/// inline float constants and how the assembler encodes float literals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SrcType {
+    /// 16-bit float.
+    F16,
+    /// 32-bit float or 32-bit/64-bit integer (constants print as floats).
+    B32,
+    /// 64-bit float.
+    F64,
+    /// 16-bit integer (float constants print as f16 bit patterns).
+    I16,
+}
+
+impl SrcType {
+    /// The source type of a mnemonic: its last type token.
+    pub fn of_mnemonic(mn: &str) -> SrcType {
+        let mut ty = SrcType::B32;
+        for tok in mn.split('_') {
+            ty = match tok {
+                "f16" => SrcType::F16,
+                "f64" => SrcType::F64,
+                "i16" | "u16" | "b16" => SrcType::I16,
+                "f32" | "i32" | "u32" | "b32" | "i64" | "u64" | "b64" | "u8" | "i8" => SrcType::B32,
+                _ => continue,
+            };
+        }
+        // Scalar, packed and dot instructions print float constants by name.
+        if ty == SrcType::I16
+            && (!mn.starts_with("v_") || mn.contains("_pk_") || mn.contains("dot"))
+        {
+            ty = SrcType::B32;
+        }
+        ty
+    }
+}
+
+const FLOATS: [(&str, u16, u32, u32); 8] = [
+    ("0.5", 240, 0x3f00_0000, 0x3fe0_0000),
+    ("-0.5", 241, 0xbf00_0000, 0xbfe0_0000),
+    ("1.0", 242, 0x3f80_0000, 0x3ff0_0000),
+    ("-1.0", 243, 0xbf80_0000, 0xbff0_0000),
+    ("2.0", 244, 0x4000_0000, 0x4000_0000),
+    ("-2.0", 245, 0xc000_0000, 0xc000_0000),
+    ("4.0", 246, 0x4080_0000, 0x4010_0000),
+    ("-4.0", 247, 0xc080_0000, 0xc010_0000),
+];
+const F16_BITS: [u16; 9] = [
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+];
+
+const SPECIAL_SRC: [(&str, u16); 9] = [
+    ("src_shared_base", 235),
+    ("src_shared_limit", 236),
+    ("src_private_base", 237),
+    ("src_private_limit", 238),
+    ("src_pops_exiting_wave_id", 239),
+    ("src_vccz", 251),
+    ("src_execz", 252),
+    ("src_scc", 253),
+    ("src_lds_direct", 254),
+];
+
+const SPECIAL_REG: [(&str, u16, u8); 16] = [
+    ("null", 125, 0),
+    ("flat_scratch", 102, 2),
+    ("flat_scratch_lo", 102, 1),
+    ("flat_scratch_hi", 103, 1),
+    ("xnack_mask", 104, 2),
+    ("xnack_mask_lo", 104, 1),
+    ("xnack_mask_hi", 105, 1),
+    ("vcc", 106, 2),
+    ("vcc_lo", 106, 1),
+    ("vcc_hi", 107, 1),
+    ("m0", 124, 1),
+    ("exec", 126, 2),
+    ("exec_lo", 126, 1),
+    ("exec_hi", 127, 1),
+    // Aliases the assembler accepts.
+    ("lds_direct", 254, 1),
+    ("scc", 253, 1),
+];
+
+fn tuple(out: &mut String, prefix: &str, first: u32, width: u8) {
+    if width <= 1 {
+        let _ = write!(out, "{prefix}{first}");
+    } else {
+        let _ = write!(out, "{prefix}[{first}:{}]", first + u32::from(width) - 1);
+    }
+}
+
+impl Operand {
+    /// Whether this is a VGPR.
+    pub fn is_vgpr(&self) -> bool {
+        matches!(self, Operand::Src { code: 256.., .. })
+    }
+
+    /// The 9-bit source code (255 for a literal).
+    pub fn code(&self) -> Option<u16> {
+        match *self {
+            Operand::Src { code, .. } => Some(code),
+            Operand::Literal(_) => Some(255),
+            _ => None,
+        }
+    }
+
+    /// LLVM's spelling of the operand, for sources of type `ty`.
+    pub fn print(&self, ty: SrcType) -> String {
+        let mut s = String::new();
+        match *self {
+            Operand::Src { code, width } => print_code(&mut s, code, width, ty),
+            Operand::Agpr { num, width } => tuple(&mut s, "a", u32::from(num), width),
+            Operand::Literal(v) => {
+                let _ = write!(s, "{v:#x}");
+            }
+            Operand::Imm(v) => {
+                let _ = write!(s, "{v}");
+            }
+            Operand::Off => s.push_str("off"),
+        }
+        s
+    }
+}
+
+fn print_code(s: &mut String, code: u16, width: u8, ty: SrcType) {
+    let c = u32::from(code);
+    match code {
+        0..=101 => tuple(s, "s", c, width),
+        125 => s.push_str("null"),
+        102..=107 | 124 | 126 | 127 => {
+            let name = SPECIAL_REG
+                .iter()
+                .find(|(_, k, w)| *k == code && (*w == width.min(2) || (width == 0 && *w == 1)))
+                .or_else(|| SPECIAL_REG.iter().find(|(_, k, w)| *k == code && *w == 1))
+                .map_or("?", |(n, _, _)| n);
+            s.push_str(name);
+        }
+        108..=123 => tuple(s, "ttmp", c - 108, width),
+        128..=192 => {
+            let _ = write!(s, "{}", c - 128);
+        }
+        193..=208 => {
+            let _ = write!(s, "-{}", c - 192);
+        }
+        240..=248 => {
+            let i = usize::from(code - 240);
+            if ty == SrcType::I16 {
+                let _ = write!(s, "{:#x}", F16_BITS[i]);
+            } else if code == 248 {
+                s.push_str(if ty == SrcType::F64 || width == 2 {
+                    "0.15915494309189532"
+                } else {
+                    "0.15915494"
+                });
+            } else {
+                s.push_str(FLOATS[i].0);
+            }
+        }
+        256..=511 => tuple(s, "v", c - 256, width),
+        _ => {
+            let name = SPECIAL_SRC
+                .iter()
+                .find(|(_, k)| *k == code)
+                .map(|(n, _)| *n);
+            match name {
+                Some(n) => s.push_str(n),
+                None => {
+                    let _ = write!(s, "<invalid src {code}>");
+                }
+            }
+        }
+    }
+}
+
+/// Parses a register or register tuple: `s5`, `v[2:3]`, `a7`, `ttmp[4:7]`,
+/// `vcc`, `exec_lo`, `m0`, `s[4]`.
+pub(crate) fn parse_reg(text: &str) -> Option<Operand> {
+    if let Some((_, code, width)) = SPECIAL_REG.iter().find(|(n, _, _)| *n == text) {
+        if *width == 0 {
+            // `null` takes the width the operand needs.
+            return Some(Operand::Src {
+                code: *code,
+                width: 0,
+            });
+        }
+        return Some(Operand::Src {
+            code: *code,
+            width: *width,
+        });
+    }
+    if let Some((_, code)) = SPECIAL_SRC.iter().find(|(n, _)| *n == text) {
+        return Some(Operand::Src {
+            code: *code,
+            width: 1,
+        });
+    }
+    let (prefix, rest) = if let Some(r) = text.strip_prefix("ttmp") {
+        ("ttmp", r)
+    } else {
+        let p = text.get(..1)?;
+        (p, &text[1..])
+    };
+    let (first, width) =
+        if let Some(inner) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            match inner.split_once(':') {
+                Some((a, b)) => {
+                    let a: u32 = a.trim().parse().ok()?;
+                    let b: u32 = b.trim().parse().ok()?;
+                    if b < a || b - a >= 32 {
+                        return None;
+                    }
+                    (a, (b - a + 1) as u8)
+                }
+                None => (inner.trim().parse().ok()?, 1),
+            }
+        } else {
+            if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            (rest.parse().ok()?, 1)
+        };
+    let last = first + u32::from(width) - 1;
+    match prefix {
+        "s" if last <= 101 => Some(Operand::Src {
+            code: first as u16,
+            width,
+        }),
+        "v" if last <= 255 => Some(Operand::Src {
+            code: 256 + first as u16,
+            width,
+        }),
+        "a" if last <= 255 => Some(Operand::Agpr {
+            num: first as u8,
+            width,
+        }),
+        "ttmp" if last <= 15 => Some(Operand::Src {
+            code: 108 + first as u16,
+            width,
+        }),
+        _ => None,
+    }
+}
+
+/// Parses an integer as the assembler does (`12`, `-3`, `0x1f`).
+pub(crate) fn parse_int(text: &str) -> Option<i64> {
+    let (neg, t) = match text.strip_prefix('-') {
+        Some(t) => (true, t),
+        None => (false, text),
+    };
+    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        i64::from_str_radix(h, 16).ok()?
+    } else if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        t.parse().ok()?
+    } else {
+        return None;
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// Parses a source operand value: register, special source, integer or
+/// float constant (inline when possible, else a literal of type `ty`).
+pub(crate) fn parse_src(text: &str, ty: SrcType, width: u8) -> Option<Operand> {
+    if let Some(r) = parse_reg(text) {
+        return Some(r);
+    }
+    if let Some(v) = parse_int(text) {
+        if let Some(i) = F16_BITS
+            .iter()
+            .position(|&b| i64::from(b) == v)
+            .filter(|_| ty == SrcType::I16)
+        {
+            return Some(Operand::Src {
+                code: 240 + i as u16,
+                width,
+            });
+        }
+        if ty == SrcType::B32 {
+            let bits = v as u32;
+            if let Some((_, code, _, _)) = FLOATS.iter().find(|f| f.2 == bits && v >= 0) {
+                return Some(Operand::Src { code: *code, width });
+            }
+            if bits == 0x3e22_f983 && v >= 0 {
+                return Some(Operand::Src { code: 248, width });
+            }
+        }
+        if (0..=64).contains(&v) {
+            return Some(Operand::Src {
+                code: 128 + v as u16,
+                width,
+            });
+        }
+        if (-16..0).contains(&v) {
+            return Some(Operand::Src {
+                code: (192 - v) as u16,
+                width,
+            });
+        }
+        if v > u32::MAX as i64 || v < i32::MIN as i64 {
+            return None;
+        }
+        return Some(Operand::Literal(v as u32));
+    }
+    let f: f64 = text.parse().ok()?;
+    if !text.contains('.') && !text.contains('e') {
+        return None;
+    }
+    for (name, code, _, _) in FLOATS {
+        if name.parse::<f64>().ok() == Some(f) {
+            return Some(Operand::Src { code, width });
+        }
+    }
+    if text == "0.15915494" && ty != SrcType::F64 || text == "0.15915494309189532" {
+        return Some(Operand::Src { code: 248, width });
+    }
+    Some(Operand::Literal(match ty {
+        SrcType::F64 => ((f.to_bits()) >> 32) as u32,
+        SrcType::F16 | SrcType::I16 => u32::from(f32_to_f16(f as f32)),
+        SrcType::B32 => (f as f32).to_bits(),
+    }))
+}
+
+fn f32_to_f16(f: f32) -> u16 {
+    let b = f.to_bits();
+    let sign = ((b >> 16) & 0x8000) as u16;
+    let exp = ((b >> 23) & 0xff) as i32;
+    let man = b & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = (man | 0x80_0000) >> (1 - e);
+        return sign | ((m + 0x1000) >> 13) as u16;
+    }
+    let h = (sign as u32) | ((e as u32) << 10) | (man >> 13);
+    let round = man & 0x1fff;
+    let h = if round > 0x1000 || (round == 0x1000 && (h & 1) == 1) {
+        h + 1
+    } else {
+        h
+    };
+    h as u16
+}
