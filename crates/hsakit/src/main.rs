@@ -2,7 +2,7 @@
 //!
 //! Each subcommand lives in its own file under `cmd/` and is a thin shell
 //! over a library crate: `asm`/`disasm` over `hsail`, `brig-dump` over
-//! `brig`. Library errors carry their location; this binary only turns them
+//! `brig`, `readobj` over `amdgpu-object`. Library errors carry their location; this binary only turns them
 //! into messages on stderr and exit codes (0 success, 1 bad input, 2 usage).
 
 mod cmd;
@@ -27,6 +27,8 @@ enum Command {
     Disasm(cmd::disasm::Args),
     /// List every entry of a BRIG module with its section and offset.
     BrigDump(cmd::brig_dump::Args),
+    /// Show an AMDGPU code object: header, sections, symbols, notes, kernels.
+    Readobj(cmd::readobj::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
         Command::Asm(args) => cmd::asm::run(args),
         Command::Disasm(args) => cmd::disasm::run(args),
         Command::BrigDump(args) => cmd::brig_dump::run(args),
+        Command::Readobj(args) => cmd::readobj::run(args),
     };
     match result {
         Ok(code) => code,

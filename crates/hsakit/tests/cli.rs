@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn hsakit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hsakit")).args(args).output().expect("cannot run hsakit")
+    Command::new(env!("CARGO_BIN_EXE_hsakit"))
+        .args(args)
+        .output()
+        .expect("cannot run hsakit")
 }
 
 fn root() -> PathBuf {
@@ -17,16 +20,36 @@ fn example_assembles_and_disassembles() {
     let scratch = oracles::Scratch::new("cli-example");
     let brig = scratch.path("va.brig");
     let example = root().join("examples/vector_add.hsail");
-    let out = hsakit(&["asm", example.to_str().unwrap(), "-o", brig.to_str().unwrap()]);
-    assert!(out.status.success(), "asm failed: {}", String::from_utf8_lossy(&out.stderr));
+    let out = hsakit(&[
+        "asm",
+        example.to_str().unwrap(),
+        "-o",
+        brig.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "asm failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let bytes = std::fs::read(&brig).unwrap();
     assert_eq!(&bytes[..8], b"HSA BRIG", "output is not a BRIG module");
     let out = hsakit(&["disasm", brig.to_str().unwrap()]);
-    assert!(out.status.success(), "disasm failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "disasm failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("kernel &vec_add("), "unexpected disassembly:\n{text}");
+    assert!(
+        text.contains("kernel &vec_add("),
+        "unexpected disassembly:\n{text}"
+    );
     let out = hsakit(&["brig-dump", brig.to_str().unwrap()]);
-    assert!(out.status.success(), "brig-dump failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "brig-dump failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8_lossy(&out.stdout).contains("hsa_code"));
 }
 
@@ -43,12 +66,22 @@ fn syntax_errors_name_file_line_col() {
             .lines()
             .next()
             .and_then(|l| l.strip_prefix("// expect-error:"))
-            .unwrap_or_else(|| panic!("{} lacks an expect-error line", file.display()))
-            .trim()
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| {
+                panic!(
+                    "{} lacks an `// expect-error: LINE:COL` line",
+                    file.display()
+                )
+            })
             .to_string();
         let scratch = oracles::Scratch::new("cli-bad");
         let out_path = scratch.path("x.brig");
-        let out = hsakit(&["asm", file.to_str().unwrap(), "-o", out_path.to_str().unwrap()]);
+        let out = hsakit(&[
+            "asm",
+            file.to_str().unwrap(),
+            "-o",
+            out_path.to_str().unwrap(),
+        ]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         let want = format!("{}:{expect}: error:", file.display());
         if out.status.code() != Some(1) || !stderr.contains(&want) {
@@ -59,7 +92,10 @@ fn syntax_errors_name_file_line_col() {
             ));
         }
         if out_path.exists() {
-            failures.push(format!("{}: an output file was written despite errors", file.display()));
+            failures.push(format!(
+                "{}: an output file was written despite errors",
+                file.display()
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -74,7 +110,10 @@ fn malformed_brig_names_section_and_offset() {
         let out = hsakit(&[cmd, path.to_str().unwrap()]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{cmd}: {stderr}");
-        assert!(stderr.contains("offset"), "{cmd}: error does not name an offset: {stderr}");
+        assert!(
+            stderr.contains("offset"),
+            "{cmd}: error does not name an offset: {stderr}"
+        );
     }
 }
 
@@ -83,4 +122,63 @@ fn missing_input_is_an_error_not_a_panic() {
     let out = hsakit(&["asm", "/nonexistent/x.hsail"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/x.hsail"));
+}
+
+/// `hsakit readobj` of a code object that clang-19 and ld.lld-19 made from
+/// OpenCL C shows the header, symbols and notes exactly as llvm-readelf-19.
+#[test]
+fn readobj_matches_llvm_readelf() {
+    if !(oracles::require("clang-19", "clang-19")
+        && oracles::require("ld.lld-19", "lld-19")
+        && oracles::require("llvm-readelf-19", "llvm-19"))
+    {
+        return;
+    }
+    let scratch = oracles::Scratch::new("cli-readobj");
+    let obj = scratch.path("k.o");
+    let co = scratch.path("k.co");
+    let source = root().join("tests/codeobj/kernels.cl");
+    let run = |cmd: &mut Command| {
+        let out = cmd.output().expect("cannot run an oracle");
+        assert!(
+            out.status.success(),
+            "{cmd:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("oracle output is not UTF-8")
+    };
+    run(Command::new("clang-19")
+        .args([
+            "-x",
+            "cl",
+            "-cl-std=CL2.0",
+            "-target",
+            "amdgcn-amd-amdhsa",
+            "-mcpu=gfx90a",
+            "-O2",
+            "-nogpulib",
+            "-mcode-object-version=5",
+            "-c",
+        ])
+        .arg(&source)
+        .arg("-o")
+        .arg(&obj));
+    run(Command::new("ld.lld-19")
+        .arg("-shared")
+        .arg(&obj)
+        .arg("-o")
+        .arg(&co));
+    for (ours, theirs) in [("-H", "-h"), ("-s", "-s"), ("--notes", "--notes")] {
+        let expected = run(Command::new("llvm-readelf-19").arg(theirs).arg(&co));
+        let out = hsakit(&["readobj", ours, co.to_str().unwrap()]);
+        assert!(
+            out.status.success(),
+            "readobj {ours}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let actual = String::from_utf8(out.stdout).unwrap();
+        if let Some(d) = oracles::text_difference(&expected, &actual) {
+            panic!("readobj {ours} differs from llvm-readelf-19 {theirs}, {d}");
+        }
+    }
 }

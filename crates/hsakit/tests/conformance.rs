@@ -13,24 +13,33 @@
 use std::path::Path;
 
 fn section_of(brig: &[u8], offset: usize) -> String {
-    let Ok(module) = brig::BrigModule::parse(brig) else { return "unreadable module".into() };
+    let Ok(module) = brig::BrigModule::parse(brig) else {
+        return "unreadable module".into();
+    };
+    let offset = offset as u64;
     for s in module.sections() {
-        if (s.offset..s.offset + s.byte_count).contains(&(offset as u64)) {
-            return format!("{} + {:#x}", s.name, offset as u64 - s.offset);
+        if (s.file_offset..s.file_offset + s.bytes.len() as u64).contains(&offset) {
+            let name = String::from_utf8_lossy(s.name);
+            return format!("{name} + {:#x}", offset - s.file_offset);
         }
     }
     "header".into()
 }
 
 fn compare_brig(what: &str, expected: &[u8], actual: &[u8]) -> Result<(), String> {
-    let Some(at) = oracles::first_difference(expected, actual) else { return Ok(()) };
+    let Some(at) = oracles::first_difference(expected, actual) else {
+        return Ok(());
+    };
     let mut msg = format!(
         "{what}: BRIG differs at file offset {at:#x} ({}); sizes {} (HSAILasm) vs {} (hsakit)\n",
         section_of(expected, at),
         expected.len(),
         actual.len()
     );
-    match (oracles::hsailasm_decode(expected), oracles::hsailasm_decode(actual)) {
+    match (
+        oracles::hsailasm_decode(expected),
+        oracles::hsailasm_decode(actual),
+    ) {
         (Ok(e), Ok(a)) => match oracles::text_difference(&e, &a) {
             Some(d) => msg.push_str(&format!("HSAILasm -decode of both, {d}")),
             None => msg.push_str("(HSAILasm -decode shows no difference)\n"),
@@ -59,7 +68,9 @@ fn corpus_file(path: &Path, source: String) -> datatest_stable::Result<()> {
             Some(ours)
         }
         Err(d) => {
-            failures.push(format!("assemble: hsakit rejects a file HSAILasm accepts:\n{d}"));
+            failures.push(format!(
+                "assemble: hsakit rejects a file HSAILasm accepts:\n{d}"
+            ));
             None
         }
     };
@@ -70,7 +81,9 @@ fn corpus_file(path: &Path, source: String) -> datatest_stable::Result<()> {
     match hsail::disassemble(&reference) {
         Ok(text) => {
             if let Some(d) = oracles::text_difference(&expected_text, &text) {
-                failures.push(format!("disassemble: text differs from HSAILasm -disassemble, {d}"));
+                failures.push(format!(
+                    "disassemble: text differs from HSAILasm -disassemble, {d}"
+                ));
             }
         }
         Err(e) => failures.push(format!("disassemble: {e}")),
@@ -91,7 +104,11 @@ fn corpus_file(path: &Path, source: String) -> datatest_stable::Result<()> {
         }
     }
 
-    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n").into()) }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n").into())
+    }
 }
 
 datatest_stable::harness! {

@@ -16,7 +16,10 @@ fn generated_modules_match_hsailasm() {
         let reference = match oracles::hsailasm_assemble(&source) {
             Ok(r) => r,
             Err(r) => {
-                failures.push(format!("seed {seed}: HSAILasm rejects the module:\n{}", r.output));
+                failures.push(format!(
+                    "seed {seed}: HSAILasm rejects the module:\n{}",
+                    r.output
+                ));
                 continue;
             }
         };
@@ -28,7 +31,8 @@ fn generated_modules_match_hsailasm() {
             )),
             Err(d) => failures.push(format!("seed {seed}: hsakit rejects it:\n{d}")),
         }
-        let expected = oracles::hsailasm_disassemble(&reference).expect("HSAILasm disassembles its BRIG");
+        let expected =
+            oracles::hsailasm_disassemble(&reference).expect("HSAILasm disassembles its BRIG");
         match hsail::disassemble(&reference) {
             Ok(text) => {
                 if let Some(d) = oracles::text_difference(&expected, &text) {

@@ -21,7 +21,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let module = brig::BrigModule::parse(&bytes)
         .with_context(|| format!("{}: malformed BRIG", args.input.display()))?;
     let mut text = String::new();
-    brig::dump(&module, &mut text).context("cannot format the listing")?;
+    brig::dump::dump(&module, &mut text).context("cannot format the listing")?;
     let out = args.output.unwrap_or_else(|| PathBuf::from("-"));
     super::write_output(&out, text.as_bytes())?;
     Ok(ExitCode::SUCCESS)

@@ -3,6 +3,7 @@
 pub mod asm;
 pub mod brig_dump;
 pub mod disasm;
+pub mod readobj;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
