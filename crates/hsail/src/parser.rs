@@ -1,0 +1,2191 @@
+//! Recursive-descent parser for HSAIL text (PRM §19.2) into [`crate::ast`].
+//!
+//! The parser works on the token list from [`crate::lexer::lex`]. On a
+//! syntax error it records a diagnostic, skips to the next `;` or `}` and
+//! goes on, so one run reports several errors. It never panics: every
+//! number is range-checked and nesting is bounded by the grammar.
+//!
+//! Instruction mnemonics are split the way HSAILasm scans them: the opcode
+//! is the word up to the first `_`, the rest are `_`-separated suffixes,
+//! interpreted according to the opcode's [`Syntax`] from [`crate::ops`].
+//! `_align(n)`, `_width(n)` and `_equiv(n)` carry a parenthesized argument,
+//! after which the mnemonic continues with the next `_…` word.
+
+use crate::ast::*;
+use crate::lexer::{Tok, Token};
+use crate::ops::{self, Syntax, types};
+
+/// A syntax error: message and byte range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub message: String,
+    pub span: Span,
+}
+
+type PResult<T> = Result<T, SyntaxError>;
+
+/// Parse a whole module. Returns the tree (possibly partial) and the errors.
+pub fn parse_module<'a>(src: &'a str, toks: &[Token]) -> (Module<'a>, Vec<SyntaxError>) {
+    let mut p = Parser {
+        src,
+        toks,
+        pos: 0,
+        errors: Vec::new(),
+        depth: 0,
+    };
+    let mut items = Vec::new();
+    while p.peek() != Tok::Eof {
+        let start = p.pos;
+        match p.top_level() {
+            Ok(item) => items.push(item),
+            Err(e) => {
+                p.errors.push(e);
+                p.recover(start);
+            }
+        }
+        if p.errors.len() > 100 {
+            break;
+        }
+    }
+    (Module { items }, p.errors)
+}
+
+struct Parser<'a, 't> {
+    src: &'a str,
+    toks: &'t [Token],
+    pos: usize,
+    errors: Vec<SyntaxError>,
+    /// Nesting depth of constants being read (bounded, against deep input).
+    depth: u32,
+}
+
+/// One `_`-separated part of a mnemonic.
+#[derive(Debug, Clone, Copy)]
+enum Part<'a> {
+    /// A suffix and the byte offset of its leading `_`.
+    Word(&'a str, u32),
+    Align(u64),
+    Width(u8),
+    Equiv(u64),
+}
+
+/// Category of a mnemonic suffix (for the order check).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cat {
+    Vector,
+    Segment,
+    Align,
+    Const,
+    Equiv,
+    Width,
+    Ftz,
+    Round,
+    Pack,
+    Type,
+    Order,
+    Scope,
+    Geometry,
+    Query,
+    NoNull,
+}
+
+impl Cat {
+    fn name(self) -> &'static str {
+        match self {
+            Cat::Vector => "vector",
+            Cat::Segment => "segment",
+            Cat::Align => "align",
+            Cat::Const => "const",
+            Cat::Equiv => "equiv",
+            Cat::Width => "width",
+            Cat::Ftz => "ftz",
+            Cat::Round => "rounding",
+            Cat::Pack => "packing",
+            Cat::Type => "type",
+            Cat::Order => "memory order",
+            Cat::Scope => "memory scope",
+            Cat::Geometry => "geometry",
+            Cat::Query => "query",
+            Cat::NoNull => "nonull",
+        }
+    }
+}
+
+/// The suffixes of one mnemonic, without heap allocation.
+#[derive(Debug, Clone, Copy)]
+struct Parts<'a> {
+    items: [Part<'a>; 16],
+    len: usize,
+}
+
+impl Default for Parts<'_> {
+    fn default() -> Self {
+        Parts {
+            items: [Part::Align(0); 16],
+            len: 0,
+        }
+    }
+}
+
+impl<'a> Parts<'a> {
+    fn push(&mut self, p: Part<'a>) -> bool {
+        if self.len == self.items.len() {
+            return false;
+        }
+        self.items[self.len] = p;
+        self.len += 1;
+        true
+    }
+    fn pop(&mut self) -> Option<Part<'a>> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.items[self.len])
+    }
+    fn as_slice(&self) -> &[Part<'a>] {
+        &self.items[..self.len]
+    }
+}
+
+fn err<T>(message: impl Into<String>, span: Span) -> PResult<T> {
+    Err(SyntaxError {
+        message: message.into(),
+        span,
+    })
+}
+
+fn segment_of(s: &str) -> Option<u8> {
+    Some(match s {
+        "flat" => 1,
+        "global" => 2,
+        "readonly" => 3,
+        "kernarg" => 4,
+        "group" => 5,
+        "private" => 6,
+        "spill" => 7,
+        "arg" => 8,
+        _ => return None,
+    })
+}
+
+fn round_of(s: &str) -> Option<u8> {
+    Some(match s {
+        "near" => 2,
+        "zero" => 3,
+        "up" => 4,
+        "down" => 5,
+        "neari" => 6,
+        "zeroi" => 7,
+        "upi" => 8,
+        "downi" => 9,
+        "neari_sat" => 10,
+        "zeroi_sat" => 11,
+        "upi_sat" => 12,
+        "downi_sat" => 13,
+        "sneari" => 14,
+        "szeroi" => 15,
+        "supi" => 16,
+        "sdowni" => 17,
+        "sneari_sat" => 18,
+        "szeroi_sat" => 19,
+        "supi_sat" => 20,
+        "sdowni_sat" => 21,
+        _ => return None,
+    })
+}
+
+fn pack_of(s: &str) -> Option<u8> {
+    Some(match s {
+        "pp" => 1,
+        "ps" => 2,
+        "sp" => 3,
+        "ss" => 4,
+        "s" => 5,
+        "p" => 6,
+        "pp_sat" => 7,
+        "ps_sat" => 8,
+        "sp_sat" => 9,
+        "ss_sat" => 10,
+        "s_sat" => 11,
+        "p_sat" => 12,
+        _ => return None,
+    })
+}
+
+fn compare_of(s: &str) -> Option<u8> {
+    Some(match s {
+        "eq" => 0,
+        "ne" => 1,
+        "lt" => 2,
+        "le" => 3,
+        "gt" => 4,
+        "ge" => 5,
+        "equ" => 6,
+        "neu" => 7,
+        "ltu" => 8,
+        "leu" => 9,
+        "gtu" => 10,
+        "geu" => 11,
+        "num" => 12,
+        "nan" => 13,
+        "seq" => 14,
+        "sne" => 15,
+        "slt" => 16,
+        "sle" => 17,
+        "sgt" => 18,
+        "sge" => 19,
+        "sgeu" => 20,
+        "sequ" => 21,
+        "sneu" => 22,
+        "sltu" => 23,
+        "sleu" => 24,
+        "snum" => 25,
+        "snan" => 26,
+        "sgtu" => 27,
+        _ => return None,
+    })
+}
+
+fn atomic_of(s: &str) -> Option<u8> {
+    Some(match s {
+        "add" => 0,
+        "and" => 1,
+        "cas" => 2,
+        "exch" => 3,
+        "ld" => 4,
+        "max" => 5,
+        "min" => 6,
+        "or" => 7,
+        "st" => 8,
+        "sub" => 9,
+        "wrapdec" => 10,
+        "wrapinc" => 11,
+        "xor" => 12,
+        "wait_eq" => 13,
+        "wait_ne" => 14,
+        "wait_lt" => 15,
+        "wait_gte" => 16,
+        "waittimeout_eq" => 17,
+        "waittimeout_ne" => 18,
+        "waittimeout_lt" => 19,
+        "waittimeout_gte" => 20,
+        _ => return None,
+    })
+}
+
+fn order_of(s: &str) -> Option<u8> {
+    Some(match s {
+        "rlx" => 1,
+        "scacq" => 2,
+        "screl" => 3,
+        "scar" => 4,
+        _ => return None,
+    })
+}
+
+fn scope_of(s: &str) -> Option<u8> {
+    Some(match s {
+        "wi" => 1,
+        "wave" => 2,
+        "wg" => 3,
+        "agent" => 4,
+        "system" => 5,
+        _ => return None,
+    })
+}
+
+fn geometry_of(s: &str) -> Option<u8> {
+    Some(match s {
+        "1d" => 0,
+        "2d" => 1,
+        "3d" => 2,
+        "1da" => 3,
+        "2da" => 4,
+        "1db" => 5,
+        "2ddepth" => 6,
+        "2dadepth" => 7,
+        _ => return None,
+    })
+}
+
+fn image_query_of(s: &str) -> Option<u8> {
+    Some(match s {
+        "width" => 0,
+        "height" => 1,
+        "depth" => 2,
+        "array" => 3,
+        "channelorder" => 4,
+        "channeltype" => 5,
+        _ => return None,
+    })
+}
+
+fn sampler_query_of(s: &str) -> Option<u8> {
+    Some(match s {
+        "addressing" => 0,
+        "coord" => 1,
+        "filter" => 2,
+        _ => return None,
+    })
+}
+
+fn channel_order_of(s: &str) -> Option<u8> {
+    Some(match s {
+        "a" => 0,
+        "r" => 1,
+        "rx" => 2,
+        "rg" => 3,
+        "rgx" => 4,
+        "ra" => 5,
+        "rgb" => 6,
+        "rgbx" => 7,
+        "rgba" => 8,
+        "bgra" => 9,
+        "argb" => 10,
+        "abgr" => 11,
+        "srgb" => 12,
+        "srgbx" => 13,
+        "srgba" => 14,
+        "sbgra" => 15,
+        "intensity" => 16,
+        "luminance" => 17,
+        "depth" => 18,
+        "depth_stencil" => 19,
+        _ => return None,
+    })
+}
+
+fn channel_type_of(s: &str) -> Option<u8> {
+    Some(match s {
+        "snorm_int8" => 0,
+        "snorm_int16" => 1,
+        "unorm_int8" => 2,
+        "unorm_int16" => 3,
+        "unorm_int24" => 4,
+        "unorm_short_555" => 5,
+        "unorm_short_565" => 6,
+        "unorm_int_101010" => 7,
+        "signed_int8" => 8,
+        "signed_int16" => 9,
+        "signed_int32" => 10,
+        "unsigned_int8" => 11,
+        "unsigned_int16" => 12,
+        "unsigned_int32" => 13,
+        "half_float" => 14,
+        "float" => 15,
+        _ => return None,
+    })
+}
+
+fn addressing_of(s: &str) -> Option<u8> {
+    Some(match s {
+        "undefined" => 0,
+        "clamp_to_edge" => 1,
+        "clamp_to_border" => 2,
+        "repeat" => 3,
+        "mirrored_repeat" => 4,
+        _ => return None,
+    })
+}
+
+/// Control directive names and their BRIG values.
+pub fn control_of(s: &str) -> Option<u16> {
+    Some(match s {
+        "enablebreakexceptions" => 1,
+        "enabledetectexceptions" => 2,
+        "maxdynamicgroupsize" => 3,
+        "maxflatgridsize" => 4,
+        "maxflatworkgroupsize" => 5,
+        "requireddim" => 6,
+        "requiredgridsize" => 7,
+        "requiredworkgroupsize" => 8,
+        "requirenopartialworkgroups" => 9,
+        _ => return None,
+    })
+}
+
+/// BRIG_ALIGNMENT value for a byte count.
+fn align_of(n: u64) -> Option<u8> {
+    Some(match n {
+        1 => 1,
+        2 => 2,
+        4 => 3,
+        8 => 4,
+        16 => 5,
+        32 => 6,
+        64 => 7,
+        128 => 8,
+        256 => 9,
+        _ => return None,
+    })
+}
+
+/// Parse an integer literal text (decimal, octal with leading 0, hex).
+pub fn parse_int(text: &str) -> Option<u64> {
+    if let Some(h) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()
+    } else if text.len() > 1 && text.starts_with('0') {
+        u64::from_str_radix(&text[1..], 8).ok()
+    } else {
+        text.parse::<u64>().ok()
+    }
+}
+
+/// Parse a C99 hexadecimal float (`0x1.8p3`) into (mantissa, binary exponent).
+fn parse_hex_float(text: &str) -> Option<(u128, i32)> {
+    let t = text.get(2..)?;
+    let (mant, exp) = t.split_once(['p', 'P'])?;
+    let (ip, fp) = mant.split_once('.').unwrap_or((mant, ""));
+    let mut m: u128 = 0;
+    let mut e: i32 = exp.parse().ok()?;
+    let mut sticky = false;
+    for c in ip.chars().chain(fp.chars()) {
+        let d = c.to_digit(16)? as u128;
+        if m >> 120 != 0 {
+            // Too many digits: drop low ones (keep a sticky bit).
+            sticky |= d != 0;
+            e = e.checked_add(4)?;
+        } else {
+            m = m * 16 + d;
+        }
+    }
+    e = e.checked_sub(i32::try_from(fp.len()).ok()?.checked_mul(4)?)?;
+    if sticky {
+        m |= 1;
+    }
+    Some((m, e))
+}
+
+fn hex_float_f64(text: &str) -> Option<f64> {
+    let (m, e) = parse_hex_float(text)?;
+    Some(scale(m as f64, e))
+}
+
+fn hex_float_f32(text: &str) -> Option<f32> {
+    let (m, e) = parse_hex_float(text)?;
+    // Round the mantissa once to f32, then scale exactly by a power of two.
+    Some(scale(m as f32 as f64, e) as f32)
+}
+
+fn scale(mut v: f64, mut e: i32) -> f64 {
+    while e > 0 {
+        let s = e.min(1000);
+        v *= 2f64.powi(s);
+        e -= s;
+    }
+    while e < 0 {
+        let s = (-e).min(1000);
+        v /= 2f64.powi(s);
+        e += s;
+    }
+    v
+}
+
+/// Round an `f64` to IEEE half precision bits (nearest even).
+pub fn f64_to_f16_bits(v: f64) -> u16 {
+    let bits = v.to_bits();
+    let sign = ((bits >> 48) & 0x8000) as u16;
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let mant = bits & 0x000f_ffff_ffff_ffff;
+    if exp == 0x7ff {
+        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 1023 + 15;
+    if e >= 31 {
+        return sign | 0x7c00;
+    }
+    let full = mant | (1u64 << 52);
+    let (m, shift) = if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        (full, (42 + 1 - e) as u32)
+    } else {
+        (full, 42)
+    };
+    let mut r = (m >> shift) as u32;
+    let rem = m & ((1u64 << shift) - 1);
+    let half = 1u64 << (shift - 1);
+    if rem > half || (rem == half && r & 1 == 1) {
+        r += 1;
+    }
+    if e <= 0 {
+        sign | r as u16
+    } else {
+        // r includes the implicit bit (11 bits); carry may bump the exponent.
+        let v = ((e as u32) << 10) + (r - 0x400);
+        if v >= 0x7c00 {
+            sign | 0x7c00
+        } else {
+            sign | v as u16
+        }
+    }
+}
+
+impl<'a> Parser<'a, '_> {
+    fn tok(&self) -> Token {
+        self.toks[self.pos.min(self.toks.len() - 1)]
+    }
+    fn peek(&self) -> Tok {
+        self.tok().kind
+    }
+    fn text(&self, t: Token) -> &'a str {
+        &self.src[t.start as usize..t.end as usize]
+    }
+    fn cur_text(&self) -> &'a str {
+        self.text(self.tok())
+    }
+    fn span(&self) -> Span {
+        let t = self.tok();
+        Span::new(t.start, t.end)
+    }
+    fn bump(&mut self) -> Token {
+        let t = self.tok();
+        if self.pos < self.toks.len() - 1 {
+            self.pos += 1;
+        }
+        t
+    }
+    fn prev_end(&self) -> u32 {
+        if self.pos == 0 {
+            0
+        } else {
+            self.toks[self.pos - 1].end
+        }
+    }
+    fn eat(&mut self, k: Tok) -> bool {
+        if self.peek() == k {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn expect(&mut self, k: Tok, what: &str) -> PResult<Token> {
+        if self.peek() == k {
+            Ok(self.bump())
+        } else {
+            self.unexpected(what)
+        }
+    }
+    fn unexpected<T>(&self, what: &str) -> PResult<T> {
+        let t = self.tok();
+        let msg = match t.kind {
+            Tok::Eof => format!("expected {what}, found end of input"),
+            Tok::UnterminatedComment => {
+                return err(
+                    "Premature end of comment",
+                    Span::new(self.src.len() as u32, self.src.len() as u32),
+                );
+            }
+            Tok::UnterminatedStr => {
+                return err("Runaway string literal", Span::new(t.end, t.end));
+            }
+            Tok::Error => format!("invalid character, expected {what}"),
+            _ => format!("expected {what}, found `{}`", self.text(t)),
+        };
+        err(msg, Span::new(t.start, t.end))
+    }
+    fn is_word(&self, w: &str) -> bool {
+        self.peek() == Tok::Word && self.cur_text() == w
+    }
+    fn eat_word(&mut self, w: &str) -> bool {
+        if self.is_word(w) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn expect_word(&mut self, w: &str) -> PResult<Token> {
+        if self.is_word(w) {
+            Ok(self.bump())
+        } else {
+            self.unexpected(&format!("`{w}`"))
+        }
+    }
+
+    /// Skip to just after the next `;` (or to a `}`), for error recovery.
+    fn recover(&mut self, start: usize) {
+        if self.pos == start {
+            self.bump();
+        }
+        loop {
+            match self.peek() {
+                Tok::Eof => return,
+                Tok::Semi => {
+                    self.bump();
+                    return;
+                }
+                Tok::RCurl => {
+                    self.bump();
+                    self.eat(Tok::Semi);
+                    return;
+                }
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    fn read_int(&mut self) -> PResult<u64> {
+        let t = self.expect(Tok::Int, "integer constant")?;
+        match parse_int(self.text(t)) {
+            Some(v) => Ok(v),
+            None => err("integer constant out of range", Span::new(t.start, t.end)),
+        }
+    }
+
+    fn comment(&mut self) -> Comment<'a> {
+        let t = self.bump();
+        Comment {
+            text: self.text(t),
+            span: Span::new(t.start, t.end),
+        }
+    }
+
+    fn top_level(&mut self) -> PResult<Item<'a>> {
+        match self.peek() {
+            Tok::LineComment | Tok::BlockComment => return Ok(Item::Comment(self.comment())),
+            Tok::Word => {}
+            _ => return self.unexpected("a module statement"),
+        }
+        let w = self.cur_text();
+        match w {
+            "module" => return self.module_header().map(Item::Module),
+            "extension" => return self.extension().map(Item::Extension),
+            "pragma" => return self.pragma().map(Item::Pragma),
+            "loc" => return self.loc().map(Item::Loc),
+            _ => {}
+        }
+        if control_of(w).is_some() {
+            return self.control().map(Item::Control);
+        }
+        let start = self.tok().start;
+        let decl = self.eat_word("decl");
+        let linkage = if self.eat_word("prog") {
+            Some(1u8)
+        } else {
+            None
+        };
+        let indirect = self.eat_word("indirect");
+        if indirect {
+            return self
+                .executable(ExeKind::IndirectFunction, decl, linkage, start)
+                .map(Item::Executable);
+        }
+        match self.cur_text() {
+            "function" if self.peek() == Tok::Word => self
+                .executable(ExeKind::Function, decl, linkage, start)
+                .map(Item::Executable),
+            "kernel" if self.peek() == Tok::Word => self
+                .executable(ExeKind::Kernel, decl, linkage, start)
+                .map(Item::Executable),
+            "signature" if self.peek() == Tok::Word => self
+                .executable(ExeKind::Signature, decl, linkage, start)
+                .map(Item::Executable),
+            "fbarrier" if self.peek() == Tok::Word => self
+                .fbarrier(decl, linkage, start, true)
+                .map(Item::Fbarrier),
+            _ => {
+                if self.is_variable_start() {
+                    let v = self.variable(decl, linkage, true, start)?;
+                    self.expect(Tok::Semi, "`;`")?;
+                    Ok(Item::Variable(v))
+                } else {
+                    self.unexpected("a module statement")
+                }
+            }
+        }
+    }
+
+    fn is_variable_start(&self) -> bool {
+        if self.peek() != Tok::Word {
+            return false;
+        }
+        let w = self.cur_text();
+        if matches!(w, "const" | "align" | "alloc") {
+            return true;
+        }
+        match w.split_once('_') {
+            Some((seg, _)) => segment_of(seg).is_some(),
+            None => false,
+        }
+    }
+
+    fn module_header(&mut self) -> PResult<ModuleHeader<'a>> {
+        let start = self.bump().start;
+        let nt = self.expect(Tok::Global, "module name")?;
+        let name = Name {
+            text: self.text(nt),
+            span: Span::new(nt.start, nt.end),
+        };
+        self.expect(Tok::Colon, "`:`")?;
+        let major = self.read_u32("major version")?;
+        self.expect(Tok::Colon, "`:`")?;
+        let minor = self.read_u32("minor version")?;
+        self.expect(Tok::Colon, "`:`")?;
+        let profile = match self.dollar_word()? {
+            ("$base", _) => 0,
+            ("$full", _) => 1,
+            (_, s) => return err("profile expected ($base or $full)", s),
+        };
+        self.expect(Tok::Colon, "`:`")?;
+        let machine_model = match self.dollar_word()? {
+            ("$small", _) => 0,
+            ("$large", _) => 1,
+            (_, s) => return err("machine model expected ($small or $large)", s),
+        };
+        self.expect(Tok::Colon, "`:`")?;
+        let default_round = match self.dollar_word()? {
+            ("$default", _) => 1,
+            ("$near", _) => 2,
+            ("$zero", _) => 3,
+            ("$up", _) => 4,
+            ("$down", _) => 5,
+            (_, s) => return err("default rounding expected", s),
+        };
+        let end = self.expect(Tok::Semi, "`;`")?.end;
+        Ok(ModuleHeader {
+            name,
+            major,
+            minor,
+            profile,
+            machine_model,
+            default_round,
+            span: Span::new(start, end),
+        })
+    }
+
+    fn read_u32(&mut self, what: &str) -> PResult<u32> {
+        let s = self.span();
+        let v = self.read_int()?;
+        u32::try_from(v).or_else(|_| err(format!("invalid {what}"), s))
+    }
+
+    fn dollar_word(&mut self) -> PResult<(&'a str, Span)> {
+        let t = self.expect(Tok::Dollar, "`$` keyword")?;
+        Ok((self.text(t), Span::new(t.start, t.end)))
+    }
+
+    fn string_lit(&mut self) -> PResult<(Vec<u8>, Span)> {
+        let first = self.expect(Tok::Str, "string")?;
+        let mut out = Vec::new();
+        let mut end = first.end;
+        self.decode_string(first, &mut out)?;
+        while self.peek() == Tok::Str {
+            let t = self.bump();
+            end = t.end;
+            self.decode_string(t, &mut out)?;
+        }
+        Ok((out, Span::new(first.start, end)))
+    }
+
+    fn decode_string(&self, t: Token, out: &mut Vec<u8>) -> PResult<()> {
+        let s = self.text(t);
+        let b = s.as_bytes();
+        let body = &b[1..b.len() - 1];
+        let mut i = 0;
+        while i < body.len() {
+            let c = body[i];
+            if c != b'\\' {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            i += 1;
+            let Some(&e) = body.get(i) else {
+                return err("invalid escape sequence", Span::new(t.start, t.end));
+            };
+            match e {
+                b'0'..=b'7' => {
+                    let mut v: u32 = 0;
+                    let mut n = 0;
+                    while n < 3 && i < body.len() && (b'0'..=b'7').contains(&body[i]) {
+                        v = v * 8 + (body[i] - b'0') as u32;
+                        i += 1;
+                        n += 1;
+                    }
+                    if v > 255 {
+                        return err("invalid character code", Span::new(t.start, t.end));
+                    }
+                    out.push(v as u8);
+                    continue;
+                }
+                b'x' | b'X' => {
+                    i += 1;
+                    let mut v: u32 = 0;
+                    let mut n = 0;
+                    while n < 2 && i < body.len() && body[i].is_ascii_hexdigit() {
+                        v = v * 16 + (body[i] as char).to_digit(16).unwrap_or(0);
+                        i += 1;
+                        n += 1;
+                    }
+                    if n == 0 {
+                        return err("invalid escape sequence", Span::new(t.start, t.end));
+                    }
+                    out.push(v as u8);
+                    continue;
+                }
+                b'\\' => out.push(b'\\'),
+                b'\'' => out.push(b'\''),
+                b'"' => out.push(b'"'),
+                b'?' => out.push(b'?'),
+                b'a' => out.push(7),
+                b'b' => out.push(8),
+                b'f' => out.push(6), // HSAILasm writes `\f` as 6
+                b'n' => out.push(10),
+                b'r' => out.push(13),
+                b't' => out.push(9),
+                b'v' => out.push(11),
+                _ => return err("invalid escape sequence", Span::new(t.start, t.end)),
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    fn extension(&mut self) -> PResult<Extension> {
+        let start = self.bump().start;
+        let (name, _) = self.string_lit()?;
+        let end = self.expect(Tok::Semi, "`;`")?.end;
+        Ok(Extension {
+            name,
+            span: Span::new(start, end),
+        })
+    }
+
+    fn loc(&mut self) -> PResult<Loc> {
+        let start = self.bump().start;
+        let line = self.read_u32("source line")?;
+        let column = if self.peek() == Tok::Int {
+            self.read_u32("source column")?
+        } else {
+            1
+        };
+        let file = if self.peek() == Tok::Str {
+            Some(self.string_lit()?.0)
+        } else {
+            None
+        };
+        let end = self.expect(Tok::Semi, "`;`")?.end;
+        Ok(Loc {
+            line,
+            column,
+            file,
+            span: Span::new(start, end),
+        })
+    }
+
+    fn control(&mut self) -> PResult<Control> {
+        let t = self.bump();
+        let control = control_of(self.text(t)).unwrap_or(0);
+        let mut values = Vec::new();
+        if self.peek() != Tok::Semi {
+            loop {
+                let s = self.span();
+                if self.eat_word("WAVESIZE") {
+                    values.push((None, s));
+                } else {
+                    values.push((Some(self.read_int()?), s));
+                }
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+        }
+        let end = self.expect(Tok::Semi, "`;`")?.end;
+        Ok(Control {
+            control,
+            values,
+            span: Span::new(t.start, end),
+        })
+    }
+
+    fn pragma(&mut self) -> PResult<Pragma<'a>> {
+        let start = self.bump().start;
+        let mut operands = Vec::new();
+        loop {
+            let op = match self.peek() {
+                Tok::Str => {
+                    let (s, sp) = self.string_lit()?;
+                    Operand::Str(s, sp)
+                }
+                Tok::Global | Tok::Local => {
+                    let t = self.bump();
+                    Operand::Ident(Name {
+                        text: self.text(t),
+                        span: Span::new(t.start, t.end),
+                    })
+                }
+                Tok::Label => {
+                    let t = self.bump();
+                    Operand::Label(Name {
+                        text: self.text(t),
+                        span: Span::new(t.start, t.end),
+                    })
+                }
+                Tok::Dollar => Operand::Reg(self.register()?),
+                Tok::LCurl => {
+                    let (a, s) = self.aggregate()?;
+                    Operand::Aggregate(a, s)
+                }
+                Tok::Word if self.cur_text() == "WAVESIZE" => {
+                    Operand::WaveSize(Span::new(self.bump().start, self.prev_end()))
+                }
+                Tok::Word if self.opaque_type().is_some() => {
+                    let s = self.span();
+                    Operand::Opaque(self.opaque()?, s)
+                }
+                _ => Operand::Imm(self.imm()?),
+            };
+            operands.push(op);
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        let end = self.expect(Tok::Semi, "`;`")?.end;
+        Ok(Pragma {
+            operands,
+            span: Span::new(start, end),
+        })
+    }
+
+    fn executable(
+        &mut self,
+        kind: ExeKind,
+        decl: bool,
+        linkage: Option<u8>,
+        start: u32,
+    ) -> PResult<Executable<'a>> {
+        self.bump(); // keyword
+        let nt = self.expect(Tok::Global, "a global name")?;
+        let name = Name {
+            text: self.text(nt),
+            span: Span::new(nt.start, nt.end),
+        };
+        let named = kind != ExeKind::Signature;
+        let mut out_args = Vec::new();
+        if matches!(
+            kind,
+            ExeKind::Function | ExeKind::IndirectFunction | ExeKind::Signature
+        ) {
+            out_args = self.formal_args(named)?;
+        }
+        let in_args = self.formal_args(named)?;
+        let body = if kind != ExeKind::Signature && !decl {
+            Some(self.code_block()?)
+        } else {
+            None
+        };
+        let end = self.expect(Tok::Semi, "`;`")?.end;
+        Ok(Executable {
+            kind,
+            decl,
+            linkage,
+            name,
+            out_args,
+            in_args,
+            body,
+            span: Span::new(start, end),
+        })
+    }
+
+    fn formal_args(&mut self, named: bool) -> PResult<Vec<Variable<'a>>> {
+        self.expect(Tok::LParen, "`(`")?;
+        let mut args = Vec::new();
+        if self.eat(Tok::RParen) {
+            return Ok(args);
+        }
+        loop {
+            let start = self.tok().start;
+            args.push(self.variable_inner(false, None, named, false, start)?);
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::RParen, "`)`")?;
+        Ok(args)
+    }
+
+    fn code_block(&mut self) -> PResult<Vec<Stmt<'a>>> {
+        self.expect(Tok::LCurl, "`{`")?;
+        // A statement takes about seven tokens; reserving avoids regrowing
+        // (and re-copying) the statement list of a big kernel.
+        let mut stmts = Vec::with_capacity((self.toks.len() - self.pos) / 8 + 4);
+        self.statements(&mut stmts, 0)?;
+        Ok(stmts)
+    }
+
+    /// Statements up to and including the closing `}`.
+    fn statements(&mut self, stmts: &mut Vec<Stmt<'a>>, depth: u32) -> PResult<()> {
+        loop {
+            match self.peek() {
+                Tok::RCurl => {
+                    self.bump();
+                    return Ok(());
+                }
+                Tok::Eof => return self.unexpected("`}`"),
+                _ => {}
+            }
+            let start = self.pos;
+            match self.body_statement(depth) {
+                Ok(s) => stmts.push(s),
+                Err(e) => {
+                    self.errors.push(e);
+                    if self.errors.len() > 100 {
+                        return err("too many errors", self.span());
+                    }
+                    // Skip to the next `;`, but stop before a `}` so the
+                    // block still closes.
+                    if self.pos == start {
+                        self.bump();
+                    }
+                    loop {
+                        match self.peek() {
+                            Tok::Eof | Tok::RCurl => break,
+                            Tok::Semi => {
+                                self.bump();
+                                break;
+                            }
+                            _ => {
+                                self.bump();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn body_statement(&mut self, depth: u32) -> PResult<Stmt<'a>> {
+        match self.peek() {
+            Tok::LineComment | Tok::BlockComment => Ok(Stmt::Comment(self.comment())),
+            Tok::Label => {
+                let t = self.bump();
+                self.expect(Tok::Colon, "`:`")?;
+                Ok(Stmt::Label(Name {
+                    text: self.text(t),
+                    span: Span::new(t.start, t.end),
+                }))
+            }
+            Tok::LCurl => {
+                if depth > 0 {
+                    return err("nested argument scope is not allowed", self.span());
+                }
+                let start = self.bump().start;
+                let mut stmts = Vec::new();
+                self.statements(&mut stmts, depth + 1)?;
+                Ok(Stmt::ArgBlock(ArgBlock {
+                    stmts,
+                    span: Span::new(start, self.prev_end()),
+                }))
+            }
+            Tok::Word => {
+                let w = self.cur_text();
+                match w {
+                    "pragma" => return self.pragma().map(Stmt::Pragma),
+                    "loc" => return self.loc().map(Stmt::Loc),
+                    "fbarrier" => {
+                        let s = self.tok().start;
+                        return self.fbarrier(false, None, s, false).map(Stmt::Fbarrier);
+                    }
+                    _ => {}
+                }
+                if control_of(w).is_some() {
+                    return self.control().map(Stmt::Control);
+                }
+                if self.is_variable_start() {
+                    let s = self.tok().start;
+                    let v = self.variable_inner(false, None, true, false, s)?;
+                    self.expect(Tok::Semi, "`;`")?;
+                    return Ok(Stmt::Variable(v));
+                }
+                self.instruction().map(Stmt::Inst)
+            }
+            _ => self.unexpected("a statement"),
+        }
+    }
+
+    fn fbarrier(
+        &mut self,
+        decl: bool,
+        linkage: Option<u8>,
+        start: u32,
+        global: bool,
+    ) -> PResult<Fbarrier<'a>> {
+        self.bump();
+        let nt = if global {
+            self.expect(Tok::Global, "a global name")?
+        } else {
+            self.expect(Tok::Local, "a local name")?
+        };
+        let end = self.expect(Tok::Semi, "`;`")?.end;
+        Ok(Fbarrier {
+            decl,
+            linkage,
+            name: Name {
+                text: self.text(nt),
+                span: Span::new(nt.start, nt.end),
+            },
+            span: Span::new(start, end),
+        })
+    }
+
+    fn variable(
+        &mut self,
+        decl: bool,
+        linkage: Option<u8>,
+        global: bool,
+        start: u32,
+    ) -> PResult<Variable<'a>> {
+        self.variable_inner(decl, linkage, true, global, start)
+    }
+
+    fn variable_inner(
+        &mut self,
+        decl: bool,
+        linkage: Option<u8>,
+        name_required: bool,
+        global: bool,
+        start: u32,
+    ) -> PResult<Variable<'a>> {
+        let mut alloc_agent = false;
+        let mut align = None;
+        if self.eat_word("alloc") {
+            self.expect(Tok::LParen, "`(`")?;
+            self.expect_word("agent")?;
+            self.expect(Tok::RParen, "`)`")?;
+            alloc_agent = true;
+        }
+        if self.eat_word("align") {
+            self.expect(Tok::LParen, "`(`")?;
+            let s = self.span();
+            let n = self.read_int()?;
+            align = Some(align_of(n).ok_or_else(|| SyntaxError {
+                message: "invalid alignment".into(),
+                span: s,
+            })?);
+            self.expect(Tok::RParen, "`)`")?;
+        }
+        let is_const = self.eat_word("const");
+        if self.peek() != Tok::Word {
+            return self.unexpected("variable segment");
+        }
+        let wt = self.bump();
+        let w = self.text(wt);
+        let wspan = Span::new(wt.start, wt.end);
+        let Some((seg, ty)) = w.split_once('_') else {
+            return err("variable segment expected", wspan);
+        };
+        let Some(segment) = segment_of(seg) else {
+            return err("variable segment expected", wspan);
+        };
+        let Some(ty) = types::from_name(ty) else {
+            return err("variable type expected", wspan);
+        };
+        let name = if name_required {
+            let nt = if global {
+                self.expect(Tok::Global, "a global name")?
+            } else {
+                self.expect(Tok::Local, "a local name")?
+            };
+            Some(Name {
+                text: self.text(nt),
+                span: Span::new(nt.start, nt.end),
+            })
+        } else if self.peek() == Tok::Local {
+            let nt = self.bump();
+            Some(Name {
+                text: self.text(nt),
+                span: Span::new(nt.start, nt.end),
+            })
+        } else {
+            None
+        };
+        let mut dim = None;
+        if self.eat(Tok::LBrack) {
+            if self.eat(Tok::RBrack) {
+                dim = Some(None);
+            } else {
+                let s = self.span();
+                let n = self.read_int()?;
+                if n == 0 {
+                    return err("arrays must have dim > 0", s);
+                }
+                self.expect(Tok::RBrack, "`]`")?;
+                dim = Some(Some(n));
+            }
+        }
+        let mut init = None;
+        if self.eat(Tok::Equal) {
+            init = Some(match self.peek() {
+                Tok::LCurl => {
+                    let (a, s) = self.aggregate()?;
+                    Init::Aggregate(a, s)
+                }
+                Tok::Word if self.opaque_type().is_some() => {
+                    let s = self.span();
+                    Init::Opaque(self.opaque()?, s)
+                }
+                _ => Init::Imm(self.imm()?),
+            });
+        }
+        Ok(Variable {
+            decl,
+            linkage,
+            alloc_agent,
+            align,
+            is_const,
+            segment,
+            ty,
+            name,
+            dim,
+            init,
+            span: Span::new(start, self.prev_end()),
+        })
+    }
+
+    fn opaque_type(&self) -> Option<u16> {
+        if self.peek() != Tok::Word {
+            return None;
+        }
+        match self.cur_text() {
+            "rwimg" => Some(types::RWIMG),
+            "roimg" => Some(types::ROIMG),
+            "woimg" => Some(types::WOIMG),
+            "samp" => Some(types::SAMP),
+            _ => None,
+        }
+    }
+
+    fn opaque(&mut self) -> PResult<Opaque> {
+        let ty = self.opaque_type().unwrap_or(types::SAMP);
+        let keyword = self.span();
+        self.bump();
+        if self.eat(Tok::LBrack) {
+            self.expect(Tok::RBrack, "`]`")?;
+            self.expect(Tok::LParen, "`(`")?;
+            let mut elems = Vec::new();
+            loop {
+                let s = self.span();
+                if self.opaque_type() != Some(ty) {
+                    return err(format!("{} constant expected", types::name(ty)), s);
+                }
+                self.bump();
+                elems.push(self.opaque_props(ty, s)?);
+                if !self.eat(Tok::Comma) {
+                    break;
+                }
+            }
+            self.expect(Tok::RParen, "`)`")?;
+            Ok(Opaque {
+                ty,
+                array: true,
+                elems,
+            })
+        } else {
+            let p = self.opaque_props(ty, keyword)?;
+            Ok(Opaque {
+                ty,
+                array: false,
+                elems: vec![p],
+            })
+        }
+    }
+
+    /// A word possibly glued to a leading number (`2d`, `1da`).
+    fn glued_word(&mut self) -> PResult<(String, Span)> {
+        let t = self.bump();
+        let mut s = self.text(t).to_string();
+        let mut end = t.end;
+        while matches!(self.peek(), Tok::Word | Tok::Int) && self.tok().start == end {
+            let n = self.bump();
+            s.push_str(self.text(n));
+            end = n.end;
+        }
+        Ok((s, Span::new(t.start, end)))
+    }
+
+    /// Properties `( name = value, … )` after the type keyword at `keyword`.
+    fn opaque_props(&mut self, ty: u16, keyword: Span) -> PResult<OpaqueProps> {
+        let mut p = OpaqueProps {
+            ty,
+            geometry: 255,
+            channel_order: 255,
+            channel_type: 255,
+            ..Default::default()
+        };
+        if ty == types::SAMP {
+            p.coord = 255;
+            p.filter = 255;
+            p.addressing = 255;
+        }
+        self.expect(Tok::LParen, "`(`")?;
+        loop {
+            let kt = self.expect(Tok::Word, "property name")?;
+            let key = self.text(kt);
+            let ks = Span::new(kt.start, kt.end);
+            self.expect(Tok::Equal, "`=`")?;
+            match (ty == types::SAMP, key) {
+                (false, "width") => p.width = self.read_int()?,
+                (false, "height") => p.height = self.read_int()?,
+                (false, "depth") => p.depth = self.read_int()?,
+                (false, "array") => p.array = self.read_int()?,
+                (false, "geometry") => {
+                    let (w, s) = self.glued_word()?;
+                    p.geometry = geometry_of(&w).ok_or_else(|| SyntaxError {
+                        message: "invalid image geometry".into(),
+                        span: s,
+                    })?;
+                }
+                (false, "channel_order") => {
+                    let (w, s) = self.glued_word()?;
+                    p.channel_order = channel_order_of(&w).ok_or_else(|| SyntaxError {
+                        message: "invalid channel order".into(),
+                        span: s,
+                    })?;
+                }
+                (false, "channel_type") => {
+                    let (w, s) = self.glued_word()?;
+                    p.channel_type = channel_type_of(&w).ok_or_else(|| SyntaxError {
+                        message: "invalid channel type".into(),
+                        span: s,
+                    })?;
+                }
+                (true, "coord") => {
+                    let (w, s) = self.glued_word()?;
+                    p.coord = match w.as_str() {
+                        "unnormalized" => 0,
+                        "normalized" => 1,
+                        _ => return err("invalid coord value", s),
+                    };
+                }
+                (true, "filter") => {
+                    let (w, s) = self.glued_word()?;
+                    p.filter = match w.as_str() {
+                        "nearest" => 0,
+                        "linear" => 1,
+                        _ => return err("invalid filter value", s),
+                    };
+                }
+                (true, "addressing") => {
+                    let (w, s) = self.glued_word()?;
+                    p.addressing = addressing_of(&w).ok_or_else(|| SyntaxError {
+                        message: "invalid addressing value".into(),
+                        span: s,
+                    })?;
+                }
+                _ => return err("invalid property name", ks),
+            }
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        let close = self.expect(Tok::RParen, "`)`")?;
+        let close = Span::new(close.start, close.end);
+        // The completeness checks HSAILasm makes, at its positions: image
+        // errors at the type keyword, sampler errors at the `)`.
+        if ty == types::SAMP {
+            for (v, what) in [
+                (p.addressing, "addressing"),
+                (p.coord, "coord"),
+                (p.filter, "filter"),
+            ] {
+                if v == 255 {
+                    return err(format!("{what} value missing"), close);
+                }
+            }
+            return Ok(p);
+        }
+        let missing = |what: &str| err(format!("Missing image {what}"), keyword);
+        if p.geometry == 255 {
+            return missing("geometry");
+        }
+        if p.channel_order == 255 {
+            return missing("channel order");
+        }
+        if p.channel_type == 255 {
+            return missing("channel type");
+        }
+        if p.width == 0 {
+            return missing("width");
+        }
+        // Geometry numbers: 1d 0, 2d 1, 3d 2, 1da 3, 2da 4, 1db 5,
+        // 2ddepth 6, 2dadepth 7.
+        let g = p.geometry;
+        let cannot = |what: &str| {
+            err(
+                format!("Image {what} cannot be specified for this image geometry"),
+                keyword,
+            )
+        };
+        if matches!(g, 1 | 2 | 4 | 6 | 7) {
+            if p.height == 0 {
+                return missing("height");
+            }
+        } else if p.height > 0 {
+            return cannot("height");
+        }
+        if g == 2 {
+            if p.depth == 0 {
+                return missing("depth");
+            }
+        } else if p.depth > 0 {
+            return cannot("depth");
+        }
+        if matches!(g, 3 | 4 | 7) {
+            if p.array == 0 {
+                return missing("array");
+            }
+        } else if p.array > 0 {
+            return cannot("array");
+        }
+        Ok(p)
+    }
+
+    fn aggregate(&mut self) -> PResult<(Vec<AggElem<'a>>, Span)> {
+        let start = self.expect(Tok::LCurl, "`{`")?.start;
+        let mut elems = Vec::new();
+        loop {
+            if self.is_word("align") {
+                let s = self.bump().start;
+                self.expect(Tok::LParen, "`(`")?;
+                let ns = self.span();
+                let n = self.read_int()?;
+                let a = align_of(n).ok_or_else(|| SyntaxError {
+                    message: "invalid alignment".into(),
+                    span: ns,
+                })?;
+                self.expect(Tok::RParen, "`)`")?;
+                elems.push(AggElem::Align(a, Span::new(s, self.prev_end())));
+            } else if self.opaque_type().is_some() {
+                let s = self.span();
+                elems.push(AggElem::Opaque(self.opaque()?, s));
+            } else {
+                elems.push(AggElem::Imm(self.imm()?));
+            }
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        let end = self.expect(Tok::RCurl, "`}`")?.end;
+        Ok((elems, Span::new(start, end)))
+    }
+
+    /// A constant: optional sign, then a number or a typed constant.
+    fn imm(&mut self) -> PResult<Imm<'a>> {
+        if self.depth >= 4 {
+            return err("constant nested too deeply", self.span());
+        }
+        self.depth += 1;
+        let r = self.imm_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn imm_inner(&mut self) -> PResult<Imm<'a>> {
+        let start = self.tok().start;
+        let mut neg = false;
+        if self.peek() == Tok::Minus || self.peek() == Tok::Plus {
+            neg = self.bump().kind == Tok::Minus;
+        }
+        let t = self.tok();
+        let text = self.text(t);
+        let value = match t.kind {
+            Tok::Int => {
+                self.bump();
+                match parse_int(text) {
+                    Some(v) => ImmValue::Int(v),
+                    None => return err("integer constant out of range", Span::new(t.start, t.end)),
+                }
+            }
+            Tok::F16 => {
+                self.bump();
+                ImmValue::F16(self.f16_bits(t)?)
+            }
+            Tok::F32 => {
+                self.bump();
+                ImmValue::F32(self.f32_bits(t)?)
+            }
+            Tok::F64 => {
+                self.bump();
+                ImmValue::F64(self.f64_bits(t)?)
+            }
+            Tok::Word => {
+                let name = text.strip_prefix('_').unwrap_or(text);
+                let Some(ty) = types::from_name(name) else {
+                    return err("constant value expected", Span::new(t.start, t.end));
+                };
+                self.bump();
+                if self.eat(Tok::LBrack) {
+                    self.expect(Tok::RBrack, "`]`")?;
+                    self.expect(Tok::LParen, "`(`")?;
+                    let mut elems = Vec::new();
+                    loop {
+                        elems.push(self.imm()?);
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                    self.expect(Tok::RParen, "`)`")?;
+                    ImmValue::Array(ty, elems)
+                } else {
+                    // A packed constant has exactly one element per lane.
+                    self.expect(Tok::LParen, "`(`")?;
+                    let lanes = (types::size_bits(ty)
+                        / types::size_bits(ty & types::BASE_MASK).max(1))
+                    .clamp(1, 16) as usize;
+                    let mut elems = Vec::with_capacity(lanes);
+                    for k in 0..lanes {
+                        if k > 0 {
+                            self.expect(Tok::Comma, "`,`")?;
+                        }
+                        elems.push(self.imm()?);
+                    }
+                    self.expect(Tok::RParen, "`)`")?;
+                    ImmValue::Typed(ty, elems)
+                }
+            }
+            _ => return self.unexpected("constant value"),
+        };
+        Ok(Imm {
+            neg,
+            value,
+            span: Span::new(start, self.prev_end()),
+        })
+    }
+
+    fn f16_bits(&self, t: Token) -> PResult<u16> {
+        let s = self.text(t);
+        let sp = Span::new(t.start, t.end);
+        if s.len() == 6 && (s.starts_with("0h") || s.starts_with("0H")) {
+            return u16::from_str_radix(&s[2..], 16).or_else(|_| err("invalid f16 constant", sp));
+        }
+        let body = &s[..s.len() - 1];
+        let v = if body.starts_with("0x") || body.starts_with("0X") {
+            hex_float_f64(body)
+        } else {
+            body.parse::<f64>().ok()
+        };
+        match v {
+            Some(v) => Ok(f64_to_f16_bits(v)),
+            None => err("invalid f16 constant", sp),
+        }
+    }
+
+    fn f32_bits(&self, t: Token) -> PResult<u32> {
+        let s = self.text(t);
+        let sp = Span::new(t.start, t.end);
+        if s.len() == 10 && (s.starts_with("0f") || s.starts_with("0F")) {
+            return u32::from_str_radix(&s[2..], 16).or_else(|_| err("invalid f32 constant", sp));
+        }
+        let body = &s[..s.len() - 1];
+        let v = if body.starts_with("0x") || body.starts_with("0X") {
+            hex_float_f32(body)
+        } else {
+            body.parse::<f32>().ok()
+        };
+        match v {
+            Some(v) => Ok(v.to_bits()),
+            None => err("invalid f32 constant", sp),
+        }
+    }
+
+    fn f64_bits(&self, t: Token) -> PResult<u64> {
+        let s = self.text(t);
+        let sp = Span::new(t.start, t.end);
+        if s.len() == 18 && (s.starts_with("0d") || s.starts_with("0D")) {
+            return u64::from_str_radix(&s[2..], 16).or_else(|_| err("invalid f64 constant", sp));
+        }
+        let body = s.strip_suffix(['d', 'D']).unwrap_or(s);
+        let v = if body.starts_with("0x") || body.starts_with("0X") {
+            hex_float_f64(body)
+        } else {
+            body.parse::<f64>().ok()
+        };
+        match v {
+            Some(v) => Ok(v.to_bits()),
+            None => err("invalid f64 constant", sp),
+        }
+    }
+
+    fn register(&mut self) -> PResult<Reg> {
+        let t = self.expect(Tok::Dollar, "register")?;
+        let s = self.text(t);
+        let sp = Span::new(t.start, t.end);
+        let b = s.as_bytes();
+        let kind = match b.get(1) {
+            Some(b'c') => 0,
+            Some(b's') => 1,
+            Some(b'd') => 2,
+            Some(b'q') => 3,
+            _ => return err("invalid register", sp),
+        };
+        let digits = &s[2..];
+        if digits.is_empty()
+            || !digits.bytes().all(|c| c.is_ascii_digit())
+            || (digits.len() > 1 && digits.starts_with('0'))
+        {
+            return err("invalid register", sp);
+        }
+        match digits.parse::<u32>() {
+            Ok(n) if n <= 65535 && s.len() <= 7 => Ok(Reg {
+                kind,
+                num: n as u16,
+                span: sp,
+            }),
+            _ => err("Invalid register number", sp),
+        }
+    }
+
+    /// Collect the parts of a mnemonic (the word and any `(…)` arguments).
+    fn mnemonic_parts(&mut self) -> PResult<(&'a str, Parts<'a>, Span)> {
+        let t = self.bump();
+        let word = self.text(t);
+        let (op, mut rest, mut rest_at) = match word.bytes().position(|b| b == b'_') {
+            Some(i) => (&word[..i], &word[i..], t.start + i as u32),
+            None => (word, "", t.end),
+        };
+        let mut parts = Parts::default();
+        let mut end = t.end;
+        loop {
+            // Split `rest` (which starts with `_` or is empty) into words.
+            let mut last_param: Option<&str> = None;
+            let mut at = rest_at;
+            // `rest` is `_a_b_c`: each `_` starts a suffix.
+            let bytes = rest.as_bytes();
+            let mut i = 1;
+            while i <= bytes.len() && !rest.is_empty() {
+                let len = bytes[i..]
+                    .iter()
+                    .position(|&b| b == b'_')
+                    .unwrap_or(bytes.len() - i);
+                let w = &rest[i..i + len];
+                if !parts.push(Part::Word(w, at)) {
+                    return err("too many instruction suffixes", Span::new(at, at + 1));
+                }
+                at += w.len() as u32 + 1;
+                last_param = Some(w);
+                i += len + 1;
+            }
+            let wants_arg = matches!(last_param, Some("align" | "width" | "equiv"))
+                && self.peek() == Tok::LParen
+                && self.tok().start == end;
+            if wants_arg {
+                let which = match parts.pop() {
+                    Some(Part::Word(w, _)) => w,
+                    _ => "",
+                };
+                self.bump();
+                let s = self.span();
+                let part = match which {
+                    "width" => {
+                        if self.eat_word("all") {
+                            Part::Width(34)
+                        } else if self.eat_word("WAVESIZE") {
+                            Part::Width(33)
+                        } else {
+                            let n = self.read_int()?;
+                            if n == 0 || n > 2147483648 {
+                                return err("Invalid width", s);
+                            }
+                            if n & (n - 1) != 0 {
+                                return err("Width must be a power of two", s);
+                            }
+                            Part::Width(n.trailing_zeros() as u8 + 1)
+                        }
+                    }
+                    "align" => {
+                        let n = self.read_int()?;
+                        if align_of(n).is_none() {
+                            return err("Invalid alignment", s);
+                        }
+                        Part::Align(n)
+                    }
+                    _ => Part::Equiv(self.read_int()?),
+                };
+                parts.push(part);
+                end = self.expect(Tok::RParen, "`)`")?.end;
+                if self.peek() == Tok::Word
+                    && self.tok().start == end
+                    && self.cur_text().starts_with('_')
+                {
+                    let n = self.bump();
+                    rest = self.text(n);
+                    rest_at = n.start;
+                    end = n.end;
+                    continue;
+                }
+            }
+            break;
+        }
+        Ok((op, parts, Span::new(t.start, end)))
+    }
+
+    fn instruction(&mut self) -> PResult<Inst<'a>> {
+        let start = self.tok().start;
+        let (op, parts, mspan) = self.mnemonic_parts()?;
+        let Some(info) = ops::lookup(op) else {
+            // HSAILasm reports this at the token after the mnemonic.
+            let word = &self.src[mspan.start as usize..mspan.end as usize];
+            return err(format!("Undefined instruction `{word}`"), self.span());
+        };
+        let m = decode_mnemonic(info, parts.as_slice(), mspan)?;
+        let operands = match info.opcode {
+            100..=102 => self.call_operands(info.opcode)?,
+            86 => self.sbr_operands()?,
+            _ => self.operands()?,
+        };
+        let end = self.expect(Tok::Semi, "`;`")?.end;
+        Ok(Inst {
+            mnemonic: m,
+            operands,
+            span: Span::new(start, end),
+        })
+    }
+
+    fn operands(&mut self) -> PResult<Vec<Operand<'a>>> {
+        if self.peek() == Tok::Semi {
+            return Ok(Vec::new());
+        }
+        let mut ops = Vec::with_capacity(4);
+        if self.peek() == Tok::Semi {
+            return Ok(ops);
+        }
+        loop {
+            ops.push(self.operand(true)?);
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        Ok(ops)
+    }
+
+    fn name_tok(&mut self) -> Name<'a> {
+        let t = self.bump();
+        Name {
+            text: self.text(t),
+            span: Span::new(t.start, t.end),
+        }
+    }
+
+    fn operand(&mut self, allow_vector: bool) -> PResult<Operand<'a>> {
+        match self.peek() {
+            Tok::LBrack => self.bracket_operand(),
+            Tok::LParen if allow_vector => {
+                let start = self.bump().start;
+                let mut elems = Vec::new();
+                loop {
+                    let s = self.span();
+                    let o = self.operand(false)?;
+                    if !matches!(o, Operand::Reg(_) | Operand::Imm(_) | Operand::WaveSize(_)) {
+                        return err("register, wavesize or immediate constant value expected", s);
+                    }
+                    elems.push(o);
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                    if elems.len() == 4 {
+                        return err("vector cannot contain more than 4 elements", self.span());
+                    }
+                }
+                let end = self.expect(Tok::RParen, "`)`")?.end;
+                Ok(Operand::Vector(elems, Span::new(start, end)))
+            }
+            Tok::Dollar => Ok(Operand::Reg(self.register()?)),
+            Tok::Global | Tok::Local => Ok(Operand::Ident(self.name_tok())),
+            Tok::Label => Ok(Operand::Label(self.name_tok())),
+            Tok::Word if self.cur_text() == "WAVESIZE" => {
+                let t = self.bump();
+                Ok(Operand::WaveSize(Span::new(t.start, t.end)))
+            }
+            Tok::Plus | Tok::Minus | Tok::Int | Tok::F16 | Tok::F32 | Tok::F64 | Tok::Word => {
+                Ok(Operand::Imm(self.imm()?))
+            }
+            _ => self.unexpected("an operand"),
+        }
+    }
+
+    fn bracket_operand(&mut self) -> PResult<Operand<'a>> {
+        let start = self.expect(Tok::LBrack, "`[`")?.start;
+        match self.peek() {
+            Tok::RBrack => err("Invalid operand", self.span()),
+            Tok::Label => {
+                let n = self.name_tok();
+                self.expect(Tok::RBrack, "`]`")?;
+                Ok(Operand::Label(n))
+            }
+            Tok::Global | Tok::Local => {
+                let n = self.name_tok();
+                self.expect(Tok::RBrack, "`]`")?;
+                let (mut reg, mut offset) = (None, 0);
+                if self.eat(Tok::LBrack) {
+                    (reg, offset) = self.address_body()?;
+                    self.expect(Tok::RBrack, "`]`")?;
+                }
+                Ok(Operand::Address {
+                    symbol: Some(n),
+                    reg,
+                    offset,
+                    span: Span::new(start, self.prev_end()),
+                })
+            }
+            _ => {
+                let (reg, offset) = self.address_body()?;
+                self.expect(Tok::RBrack, "`]`")?;
+                Ok(Operand::Address {
+                    symbol: None,
+                    reg,
+                    offset,
+                    span: Span::new(start, self.prev_end()),
+                })
+            }
+        }
+    }
+
+    fn address_body(&mut self) -> PResult<(Option<Reg>, i64)> {
+        match self.peek() {
+            Tok::Dollar => {
+                let r = self.register()?;
+                let off = match self.peek() {
+                    Tok::Plus => {
+                        self.bump();
+                        self.read_int()? as i64
+                    }
+                    Tok::Minus => {
+                        self.bump();
+                        (self.read_int()? as i64).wrapping_neg()
+                    }
+                    _ => 0,
+                };
+                Ok((Some(r), off))
+            }
+            Tok::Plus => {
+                self.bump();
+                Ok((None, self.read_int()? as i64))
+            }
+            Tok::Minus => {
+                self.bump();
+                Ok((None, (self.read_int()? as i64).wrapping_neg()))
+            }
+            Tok::Int => Ok((None, self.read_int()? as i64)),
+            _ => self.unexpected("register or offset"),
+        }
+    }
+
+    fn arg_list(&mut self) -> PResult<Operand<'a>> {
+        let start = self.expect(Tok::LParen, "`(`")?.start;
+        let mut names = Vec::new();
+        while !self.eat(Tok::RParen) {
+            if self.peek() != Tok::Local {
+                return self.unexpected("an argument name");
+            }
+            names.push(self.name_tok());
+            self.eat(Tok::Comma);
+        }
+        Ok(Operand::ArgList(names, Span::new(start, self.prev_end())))
+    }
+
+    fn call_operands(&mut self, opcode: u16) -> PResult<Vec<Operand<'a>>> {
+        let target = self.operand(true)?;
+        if self.peek() != Tok::LParen {
+            return err("missing call argument list", self.span());
+        }
+        let outs = self.arg_list()?;
+        if self.peek() != Tok::LParen {
+            return err("missing call argument list", self.span());
+        }
+        let ins = self.arg_list()?;
+        let mut v = vec![outs, target, ins];
+        if opcode != 100 && self.peek() != Tok::Semi {
+            if self.peek() == Tok::LBrack {
+                let start = self.bump().start;
+                let mut names = Vec::new();
+                loop {
+                    if self.peek() != Tok::Global {
+                        return self.unexpected("a function name");
+                    }
+                    names.push(self.name_tok());
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+                let end = self.expect(Tok::RBrack, "`]`")?.end;
+                v.push(Operand::FuncList(names, Span::new(start, end)));
+            } else {
+                if self.peek() != Tok::Global {
+                    return self.unexpected("a signature name");
+                }
+                v.push(Operand::Ident(self.name_tok()));
+            }
+        }
+        Ok(v)
+    }
+
+    fn sbr_operands(&mut self) -> PResult<Vec<Operand<'a>>> {
+        let first = self.operand(true)?;
+        self.eat(Tok::Comma);
+        let start = self.expect(Tok::LBrack, "`[`")?.start;
+        let mut names = Vec::new();
+        loop {
+            if self.peek() != Tok::Label {
+                return self.unexpected("a label");
+            }
+            names.push(self.name_tok());
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        let end = self.expect(Tok::RBrack, "`]`")?.end;
+        Ok(vec![
+            first,
+            Operand::LabelList(names, Span::new(start, end)),
+        ])
+    }
+}
+
+/// Interpret the suffixes of a mnemonic for the opcode's grammar.
+fn decode_mnemonic(info: &ops::OpInfo, parts: &[Part<'_>], span: Span) -> PResult<Mnemonic> {
+    let mut m = Mnemonic {
+        opcode: info.opcode,
+        ..Default::default()
+    };
+    let mut i = 0;
+    let word = |i: usize| -> Option<&str> {
+        match parts.get(i) {
+            Some(Part::Word(w, _)) => Some(w),
+            _ => None,
+        }
+    };
+    let at = |i: usize| -> Span {
+        match parts.get(i) {
+            Some(Part::Word(w, a)) => Span::new(*a, *a + 1 + w.len() as u32),
+            _ => span,
+        }
+    };
+    let syntax = info.syntax;
+    // Leading operation-specific suffix.
+    match syntax {
+        Syntax::Cmp => {
+            m.compare = word(0).and_then(compare_of);
+            if m.compare.is_none() {
+                return err("comparison operator expected", at(0));
+            }
+            i = 1;
+        }
+        Syntax::Atomic | Syntax::Signal => {
+            let w = word(0).unwrap_or("");
+            let (op, n) = match (w, word(1)) {
+                ("wait" | "waittimeout", Some(c)) => {
+                    let joined = format!("{w}_{c}");
+                    (atomic_of(&joined), 2)
+                }
+                _ => (atomic_of(w), 1),
+            };
+            m.atomic_op = op;
+            if m.atomic_op.is_none() {
+                return err("atomic operation expected", at(0));
+            }
+            i = n;
+        }
+        Syntax::QuerySampler => {
+            m.sampler_query = word(0).and_then(sampler_query_of);
+            if m.sampler_query.is_none() {
+                return err("sampler query expected", at(0));
+            }
+            i = 1;
+        }
+        _ => {}
+    }
+    // Suffix categories in the order the opcode's grammar allows them
+    // (HSAILasm reads them in this order and rejects anything else).
+    let order: &[Cat] = match syntax {
+        Syntax::Basic | Syntax::QuerySampler => &[Cat::Type],
+        Syntax::BasicNoType | Syntax::Nop | Syntax::ImageFence => &[],
+        Syntax::BasicOrMod => &[Cat::Ftz, Cat::Round, Cat::Pack, Cat::Type],
+        Syntax::SourceType => &[Cat::Vector, Cat::Type],
+        Syntax::Seg | Syntax::Addr => &[Cat::Segment, Cat::Type],
+        Syntax::Mem => &[
+            Cat::Vector,
+            Cat::Segment,
+            Cat::Align,
+            Cat::Const,
+            Cat::Equiv,
+            Cat::Width,
+            Cat::Type,
+        ],
+        Syntax::Br => &[Cat::Width, Cat::Type],
+        Syntax::Cmp => &[Cat::Ftz, Cat::Pack, Cat::Type],
+        Syntax::Cvt => &[Cat::Ftz, Cat::Round, Cat::Type],
+        Syntax::Atomic => &[Cat::Segment, Cat::Order, Cat::Scope, Cat::Equiv, Cat::Type],
+        Syntax::MemFence => &[Cat::Order, Cat::Scope],
+        Syntax::Image => &[Cat::Vector, Cat::Geometry, Cat::Equiv, Cat::Type],
+        Syntax::QueryImage => &[Cat::Geometry, Cat::Query, Cat::Type],
+        Syntax::Lane => &[Cat::Vector, Cat::Width, Cat::Type],
+        Syntax::Queue => &[Cat::Segment, Cat::Order, Cat::Type],
+        Syntax::Signal => &[Cat::Order, Cat::Type],
+        Syntax::SegCvt => &[Cat::Segment, Cat::NoNull, Cat::Type],
+    };
+    let max_types = match syntax {
+        Syntax::Image => 3,
+        Syntax::SourceType
+        | Syntax::Cmp
+        | Syntax::Cvt
+        | Syntax::Signal
+        | Syntax::QueryImage
+        | Syntax::Lane
+        | Syntax::SegCvt => 2,
+        _ => 1,
+    };
+    let mut last: Option<usize> = None;
+    while i < parts.len() {
+        let here = at(i);
+        let cat = match parts[i] {
+            Part::Align(n) => {
+                m.align = Some(align_of(n).ok_or_else(|| SyntaxError {
+                    message: "Invalid alignment".into(),
+                    span,
+                })?);
+                Cat::Align
+            }
+            Part::Width(w) => {
+                m.width = Some(w);
+                Cat::Width
+            }
+            Part::Equiv(n) => {
+                if n >= 256 {
+                    return err("equivalence class should be in the 0..255 range", span);
+                }
+                m.equiv = Some(n as u8);
+                Cat::Equiv
+            }
+            Part::Word(w, _) => {
+                let next_sat = matches!(parts.get(i + 1), Some(Part::Word("sat", _)));
+                if let Some(t) = types::from_name(w) {
+                    if m.ntypes as usize >= max_types {
+                        return err("no more modifiers expected", here);
+                    }
+                    m.types[m.ntypes as usize] = t;
+                    m.ntypes += 1;
+                    Cat::Type
+                } else if w == "ftz" {
+                    m.ftz = true;
+                    Cat::Ftz
+                } else if w == "const" {
+                    m.is_const = true;
+                    Cat::Const
+                } else if w == "nonull" {
+                    m.nonull = true;
+                    Cat::NoNull
+                } else if let Some(v) = match w {
+                    "v2" => Some(2),
+                    "v3" => Some(3),
+                    "v4" => Some(4),
+                    _ => None,
+                } {
+                    m.vector = Some(v);
+                    Cat::Vector
+                } else if let Some(s) = segment_of(w) {
+                    m.segment = Some(s);
+                    Cat::Segment
+                } else if syntax == Syntax::QueryImage
+                    && m.geometry.is_some()
+                    && image_query_of(w).is_some()
+                {
+                    m.image_query = image_query_of(w);
+                    Cat::Query
+                } else if let Some(g) = geometry_of(w) {
+                    m.geometry = Some(g);
+                    Cat::Geometry
+                } else if let Some(o) = order_of(w) {
+                    m.memory_order = Some(o);
+                    Cat::Order
+                } else if let Some(s) = scope_of(w) {
+                    m.memory_scope = Some(s);
+                    Cat::Scope
+                } else if next_sat && round_of(&format!("{w}_sat")).is_some() {
+                    m.round = round_of(&format!("{w}_sat"));
+                    i += 1;
+                    Cat::Round
+                } else if next_sat && pack_of(&format!("{w}_sat")).is_some() {
+                    m.pack = pack_of(&format!("{w}_sat"));
+                    i += 1;
+                    Cat::Pack
+                } else if let Some(r) = round_of(w) {
+                    m.round = Some(r);
+                    Cat::Round
+                } else if let Some(p) = pack_of(w) {
+                    m.pack = Some(p);
+                    Cat::Pack
+                } else if w.starts_with(['b', 'u', 's', 'f'])
+                    && w[1..].bytes().all(|c| c.is_ascii_digit() || c == b'x')
+                {
+                    return err("data type expected", here);
+                } else {
+                    return err(format!("invalid instruction suffix `_{w}`"), here);
+                }
+            }
+        };
+        // Each category once (types may repeat), in grammar order.
+        // HSAILasm's words: after the type nothing may follow, before it a
+        // misplaced modifier is where it expected the type.
+        let after_type = last.is_some_and(|l| order.get(l) == Some(&Cat::Type));
+        let misplaced = |what: &str| -> PResult<Mnemonic> {
+            if after_type {
+                err(format!("no more modifiers expected (`{what}`)"), here)
+            } else {
+                err(format!("data type expected (found {what} modifier)"), here)
+            }
+        };
+        let Some(pos) = order.iter().position(|&c| c == cat) else {
+            return misplaced(cat.name());
+        };
+        match last {
+            Some(l) if pos < l || (pos == l && cat != Cat::Type) => {
+                return misplaced(cat.name());
+            }
+            _ => last = Some(pos),
+        }
+        i += 1;
+    }
+    // Type requirements.
+    let need = match syntax {
+        Syntax::Nop | Syntax::BasicNoType | Syntax::MemFence | Syntax::ImageFence => 0,
+        Syntax::Br => 0,
+        Syntax::Cmp | Syntax::Cvt | Syntax::SourceType | Syntax::Signal | Syntax::QueryImage => 2,
+        Syntax::Image => 3,
+        _ => 1,
+    };
+    if (m.ntypes as usize) < need {
+        return err("type suffix expected", span);
+    }
+    if need == 0 && m.ntypes > 0 && syntax != Syntax::Br {
+        return err("unexpected type suffix", span);
+    }
+    Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_conversion() {
+        assert_eq!(f64_to_f16_bits(1.0), 0x3c00);
+        assert_eq!(f64_to_f16_bits(-2.0), 0xc000);
+        assert_eq!(f64_to_f16_bits(65504.0), 0x7bff);
+        assert_eq!(f64_to_f16_bits(1e6), 0x7c00);
+        assert_eq!(f64_to_f16_bits(5.960464477539063e-8), 0x0001);
+        assert_eq!(f64_to_f16_bits(0.5), 0x3800);
+    }
+
+    #[test]
+    fn ints() {
+        assert_eq!(parse_int("010"), Some(8));
+        assert_eq!(parse_int("0x10"), Some(16));
+        assert_eq!(parse_int("99999999999999999999999"), None);
+    }
+}
