@@ -550,11 +550,17 @@ NORET_OPS = ["st", "and", "or", "xor", "add", "sub", "wrapinc", "wrapdec", "max"
 
 
 def atomic_types(op, model):
+    # PRM 6.6/6.7 (Length): 64 is not allowed for the small machine model
+    # (HSAILasm accepts it; tests/corpus-invalid has that case).
     if op in ("and", "or", "xor", "exch", "ld", "st", "cas"):
-        return ["b32", "b64"]
-    if op in ("wrapinc", "wrapdec"):
-        return ["u32", "u64"]
-    return ["s32", "u32", "s64", "u64"]
+        types = ["b32", "b64"]
+    elif op in ("wrapinc", "wrapdec"):
+        types = ["u32", "u64"]
+    else:
+        types = ["s32", "u32", "s64", "u64"]
+    if model == "small":
+        types = [t for t in types if t.endswith("32")]
+    return types
 
 
 def atomic_orders(op, noret):

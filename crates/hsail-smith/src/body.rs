@@ -570,10 +570,17 @@ impl<'a> Block<'a> {
         } else {
             self.rng.pick(SCOPES)
         };
-        let ty = match op {
-            "and" | "or" | "xor" | "exch" | "ld" | "st" | "cas" => self.rng.pick(&["b32", "b64"]),
-            "wrapinc" | "wrapdec" => self.rng.pick(&["u32", "u64"]),
-            _ => self.rng.pick(&["s32", "u32", "s64", "u64"]),
+        // PRM 6.6/6.7 (Length): 64-bit atomics are not allowed in the small
+        // machine model (HSAILasm accepts them; the PRM wins).
+        let ty = match (op, self.env.large) {
+            ("and" | "or" | "xor" | "exch" | "ld" | "st" | "cas", true) => {
+                self.rng.pick(&["b32", "b64"])
+            }
+            ("and" | "or" | "xor" | "exch" | "ld" | "st" | "cas", false) => "b32",
+            ("wrapinc" | "wrapdec", true) => self.rng.pick(&["u32", "u64"]),
+            ("wrapinc" | "wrapdec", false) => "u32",
+            (_, true) => self.rng.pick(&["s32", "u32", "s64", "u64"]),
+            (_, false) => self.rng.pick(&["s32", "u32"]),
         };
         let mut name = if noret { "atomicnoret" } else { "atomic" }.to_owned();
         let _ = write!(name, "_{op}");

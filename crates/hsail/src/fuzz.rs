@@ -13,3 +13,8 @@ pub fn fuzz_assemble(data: &[u8]) {
 pub fn fuzz_disassemble(data: &[u8]) {
     let _ = crate::disassemble(data);
 }
+
+/// Any bytes as a BRIG module through the validator.
+pub fn fuzz_validate(data: &[u8]) {
+    crate::validate::fuzz_one(data);
+}

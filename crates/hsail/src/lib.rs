@@ -20,6 +20,7 @@ pub mod lower;
 pub mod ops;
 pub mod parser;
 pub mod print;
+pub mod validate;
 
 pub use diag::{Diagnostic, Diagnostics};
 pub use lower::assemble;

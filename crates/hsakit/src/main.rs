@@ -1,7 +1,7 @@
 //! `hsakit`: the one command line of the HSA system for AMD GPUs.
 //!
 //! Each subcommand lives in its own file under `cmd/` and is a thin shell
-//! over a library crate: `asm`/`disasm` over `hsail`, `brig-dump` over
+//! over a library crate: `asm`/`disasm`/`validate` over `hsail`, `brig-dump` over
 //! `brig`, `readobj` over `amdgpu-object`. Library errors carry their location; this binary only turns them
 //! into messages on stderr and exit codes (0 success, 1 bad input, 2 usage).
 
@@ -23,6 +23,8 @@ struct Cli {
 enum Command {
     /// Assemble HSAIL text into a BRIG module (byte-identical to HSAILasm).
     Asm(cmd::asm::Args),
+    /// Check HSAIL text or BRIG against the PRM's rules.
+    Validate(cmd::validate::Args),
     /// Disassemble a BRIG module into canonical HSAIL text.
     Disasm(cmd::disasm::Args),
     /// List every entry of a BRIG module with its section and offset.
@@ -35,6 +37,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Asm(args) => cmd::asm::run(args),
+        Command::Validate(args) => cmd::validate::run(args),
         Command::Disasm(args) => cmd::disasm::run(args),
         Command::BrigDump(args) => cmd::brig_dump::run(args),
         Command::Readobj(args) => cmd::readobj::run(args),

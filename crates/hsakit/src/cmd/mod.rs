@@ -4,6 +4,7 @@ pub mod asm;
 pub mod brig_dump;
 pub mod disasm;
 pub mod readobj;
+pub mod validate;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,1413 @@
+//! Layer 2: per-instruction rules (PRM ch. 5–11, profiles ch. 16, machine
+//! models 2.9).
+//!
+//! [`check_inst`] looks the opcode up in [`rules::RULES`] and checks the
+//! format, types, operand count and operand kinds and sizes against the row;
+//! the rules a table cannot say (modifiers, segments, memory orders and
+//! scopes, cvt pairs, profiles) are the `check_*` functions below, one rule
+//! each. Every function pushes errors and goes on, so independent errors are
+//! all reported.
+
+use brig::{
+    BaseClass, BrigAtomicOperation as AOp, BrigKind, BrigMachineModel, BrigMemoryOrder as Ord,
+    BrigMemoryScope as Scope, BrigOpcode as Op, BrigPack, BrigProfile, BrigRegisterKind, BrigRound,
+    BrigSegment as Seg, BrigType, Code, CodeOffset, Operand,
+};
+
+use super::index::{Index, InstOperands};
+use super::rules::{self, InstRule, Mods, Opnd, Ty};
+use super::{RegisterUse, ValidationError};
+
+/// Module-wide facts the instruction rules depend on.
+#[derive(Clone, Copy, Debug)]
+pub struct InstEnv {
+    /// `$base` or `$full`.
+    pub profile: BrigProfile,
+    /// `$small` or `$large`.
+    pub model: BrigMachineModel,
+    /// Whether `extension "IMAGE"` is present.
+    pub image_ext: bool,
+}
+
+impl InstEnv {
+    fn large(&self) -> bool {
+        self.model == BrigMachineModel::LARGE
+    }
+
+    fn base(&self) -> bool {
+        self.profile == BrigProfile::BASE
+    }
+
+    /// Address size in bits for `segment` (PRM 2.9, Table 2-3).
+    pub fn address_bits(&self, segment: Seg) -> u32 {
+        match segment {
+            Seg::FLAT | Seg::GLOBAL | Seg::READONLY | Seg::KERNARG if self.large() => 64,
+            _ => 32,
+        }
+    }
+}
+
+/// The common fields of an instruction, with the format-specific ones
+/// that the rules read.
+#[derive(Clone, Copy, Debug)]
+struct View {
+    opcode: Op,
+    ty: BrigType,
+    src: BrigType,
+    coord: BrigType,
+    segment: Seg,
+    ftz: bool,
+    round: BrigRound,
+    pack: BrigPack,
+}
+
+fn view(c: &Code<'_>) -> Option<View> {
+    let i = c.inst()?;
+    let mut v = View {
+        opcode: i.opcode,
+        ty: i.type_,
+        src: BrigType::NONE,
+        coord: BrigType::NONE,
+        segment: Seg::NONE,
+        ftz: false,
+        round: BrigRound::NONE,
+        pack: BrigPack::NONE,
+    };
+    match *c {
+        Code::InstSourceType(e) => v.src = e.source_type,
+        Code::InstCmp(e) => {
+            v.src = e.source_type;
+            v.ftz = e.modifier.contains(brig::BrigAluModifierMask::FTZ);
+            v.pack = e.pack;
+        }
+        Code::InstCvt(e) => {
+            v.src = e.source_type;
+            v.ftz = e.modifier.contains(brig::BrigAluModifierMask::FTZ);
+            v.round = e.round;
+        }
+        Code::InstLane(e) => v.src = e.source_type,
+        Code::InstSegCvt(e) => {
+            v.src = e.source_type;
+            v.segment = e.segment;
+        }
+        Code::InstMod(e) => {
+            v.ftz = e.modifier.contains(brig::BrigAluModifierMask::FTZ);
+            v.round = e.round;
+            v.pack = e.pack;
+        }
+        Code::InstMem(e) => v.segment = e.segment,
+        Code::InstAtomic(e) => v.segment = e.segment,
+        Code::InstAddr(e) => v.segment = e.segment,
+        Code::InstSeg(e) => v.segment = e.segment,
+        Code::InstQueue(e) => v.segment = e.segment,
+        Code::InstImage(e) => {
+            v.src = e.image_type;
+            v.coord = e.coord_type;
+        }
+        Code::InstSignal(e) => v.src = e.signal_type,
+        _ => {}
+    }
+    Some(v)
+}
+
+struct Cx<'e, 'm, 'a> {
+    m: &'m Index<'a>,
+    env: &'e InstEnv,
+    at: CodeOffset,
+    v: View,
+    rule: &'static InstRule,
+    operands: &'e InstOperands<'a>,
+    errors: &'e mut Vec<ValidationError>,
+    regs: &'e mut RegisterUse,
+    seen: &'e mut [Vec<u64>; 4],
+}
+
+impl<'a> Cx<'_, '_, 'a> {
+    fn err(&mut self, rule: &'static str, msg: impl Into<String>) {
+        self.errors.push(ValidationError::code(rule, self.at, msg));
+    }
+
+    fn op_err(&mut self, rule: &'static str, i: usize, msg: impl Into<String>) {
+        self.errors
+            .push(ValidationError::operand(rule, self.at, i, msg));
+    }
+
+    fn mnemonic(&self) -> &'static str {
+        crate::ops::info(self.v.opcode.raw()).map_or("?", |i| i.mnemonic)
+    }
+
+    fn operand(&self, i: usize) -> Option<Operand<'a>> {
+        self.operands.get(i)
+    }
+}
+
+fn tname(t: BrigType) -> String {
+    t.text().unwrap_or_else(|| format!("type {:#x}", t.raw()))
+}
+
+/// Checks one instruction; records its registers in `regs` (`seen` tracks
+/// distinct register numbers per class).
+#[allow(clippy::too_many_arguments)]
+pub fn check_inst(
+    m: &Index<'_>,
+    env: &InstEnv,
+    at: CodeOffset,
+    c: Code<'_>,
+    operands: &InstOperands<'_>,
+    errors: &mut Vec<ValidationError>,
+    regs: &mut RegisterUse,
+    seen: &mut [Vec<u64>; 4],
+) {
+    let Some(v) = view(&c) else { return };
+    let Some(rule) = rules::rule(v.opcode) else {
+        errors.push(ValidationError::code(
+            "PRM 18.7",
+            at,
+            format!("unknown opcode {}", v.opcode.raw()),
+        ));
+        return;
+    };
+    let mut cx = Cx {
+        m,
+        env,
+        at,
+        v,
+        rule,
+        operands,
+        errors,
+        regs,
+        seen,
+    };
+    if !check_format(&mut cx, c.kind()) {
+        return;
+    }
+    check_types(&mut cx);
+    check_operand_count(&mut cx);
+    check_operands(&mut cx);
+    check_modifiers(&mut cx, &c);
+    check_profile(&mut cx);
+    check_image_extension(&mut cx);
+    match c {
+        Code::InstCmp(_) => check_cmp(&mut cx),
+        Code::InstCvt(_) => check_cvt(&mut cx),
+        Code::InstMem(e) => check_mem(&mut cx, e),
+        Code::InstAtomic(e) => check_atomic(&mut cx, e),
+        Code::InstSignal(e) => check_signal(&mut cx, e),
+        Code::InstMemFence(e) => check_memfence(&mut cx, e),
+        Code::InstQueue(e) => check_queue(&mut cx, e.memory_order),
+        Code::InstAddr(_) => check_lda(&mut cx),
+        Code::InstSeg(_) => check_nullptr(&mut cx),
+        Code::InstSegCvt(_) => check_segcvt(&mut cx),
+        Code::InstImage(e) => check_image(&mut cx, e),
+        Code::InstQueryImage(e) => check_queryimage(&mut cx, e),
+        Code::InstBr(e) => check_width(&mut cx, e.width),
+        Code::InstLane(e) => check_width(&mut cx, e.width),
+        _ => {}
+    }
+    check_pack_source(&mut cx);
+}
+
+/// PRM 18.7: each opcode is written in its own BRIG format(s).
+fn check_format(cx: &mut Cx<'_, '_, '_>, kind: BrigKind) -> bool {
+    if cx.rule.formats.contains(&kind) {
+        return true;
+    }
+    let msg = format!(
+        "{} must be encoded as {:?}, not {kind:?}",
+        cx.mnemonic(),
+        cx.rule.formats
+    );
+    cx.err("PRM 18.7", msg);
+    false
+}
+
+/// The type tables of PRM ch. 5–11.
+fn check_types(cx: &mut Cx<'_, '_, '_>) {
+    let r = cx.rule;
+    let prm = rules::section_for(r, cx.v.ty);
+    if !r.types.contains(cx.v.ty) {
+        let msg = format!(
+            "{} does not take type {} (allowed: {})",
+            cx.mnemonic(),
+            tname(cx.v.ty),
+            r.types.names()
+        );
+        cx.err(prm, msg);
+    }
+    if !r.src.is_empty() && !r.src.contains(cx.v.src) {
+        let msg = format!(
+            "{} does not take source type {} (allowed: {})",
+            cx.mnemonic(),
+            tname(cx.v.src),
+            r.src.names()
+        );
+        cx.err(prm, msg);
+    }
+}
+
+/// How many operands the instruction must have (atomic and signal forms
+/// vary with the operation).
+fn operand_range(cx: &Cx<'_, '_, '_>) -> (usize, usize) {
+    let n = cx.rule.operands.len();
+    let fixed = |k: usize| (k, k);
+    match cx.v.opcode {
+        Op::ATOMIC | Op::ATOMICNORET | Op::SIGNAL | Op::SIGNALNORET => {
+            let base = usize::from(matches!(cx.v.opcode, Op::ATOMIC | Op::SIGNAL));
+            let op = atomic_op(cx);
+            match op {
+                Some(AOp::LD) => fixed(base + 1),
+                Some(AOp::CAS) => fixed(base + 3),
+                Some(o) if o.raw() >= AOp::WAITTIMEOUT_EQ.raw() => fixed(base + 3),
+                _ => fixed(base + 2),
+            }
+        }
+        _ => (n - usize::from(cx.rule.optional), n),
+    }
+}
+
+fn atomic_op(cx: &Cx<'_, '_, '_>) -> Option<AOp> {
+    match cx.m.code(cx.at).ok()? {
+        Code::InstAtomic(e) => Some(e.atomic_operation),
+        Code::InstSignal(e) => Some(e.signal_operation),
+        _ => None,
+    }
+}
+
+/// PRM 18.7: operand count per opcode.
+fn check_operand_count(cx: &mut Cx<'_, '_, '_>) {
+    let (lo, hi) = operand_range(cx);
+    let n = cx.operands.len();
+    if n < lo || n > hi {
+        let want = if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo} to {hi}")
+        };
+        let msg = format!("{} takes {want} operands, found {n}", cx.mnemonic());
+        cx.err("PRM 18.7", msg);
+    }
+}
+
+/// The type an operand is read with, resolved for this instruction.
+fn resolve(cx: &Cx<'_, '_, '_>, t: Ty) -> Option<BrigType> {
+    Some(match t {
+        Ty::Inst => cx.v.ty,
+        Ty::Src => cx.v.src,
+        Ty::Fixed(t) => t,
+        Ty::Coord => cx.v.coord,
+        Ty::Cond => {
+            if cx.v.ty.is_packed() {
+                unsigned_of(cx.v.ty)
+            } else {
+                BrigType::B1
+            }
+        }
+        Ty::Addr => {
+            if cx.env.address_bits(cx.v.segment) == 64 {
+                BrigType::U64
+            } else {
+                BrigType::U32
+            }
+        }
+        Ty::SigHandle | Ty::Handle => BrigType::B64,
+        Ty::Any => return None,
+    })
+}
+
+/// The unsigned type of the same shape (`s8x4` → `u8x4`, `f32` → `u32`).
+fn unsigned_of(t: BrigType) -> BrigType {
+    let base = match t.base().bit_size() {
+        Some(8) => BrigType::U8,
+        Some(16) => BrigType::U16,
+        Some(32) => BrigType::U32,
+        Some(64) => BrigType::U64,
+        _ => return t,
+    };
+    BrigType::new(base.raw() | (t.raw() & BrigType::PACK_MASK))
+}
+
+/// The register class holding values of `t` (PRM 4.16.2).
+fn reg_kind_for(t: BrigType) -> Option<BrigRegisterKind> {
+    if t.base_class() == BaseClass::Opaque {
+        // Image, sampler and signal handles are 64-bit in both models
+        // (PRM 4.13.2 / 6.8); only the signal *value* follows the model.
+        return Some(BrigRegisterKind::DOUBLE);
+    }
+    Some(match t.bit_size()? {
+        1 => BrigRegisterKind::CONTROL,
+        8 | 16 | 32 => BrigRegisterKind::SINGLE,
+        64 => BrigRegisterKind::DOUBLE,
+        128 => BrigRegisterKind::QUAD,
+        _ => return None,
+    })
+}
+
+fn reg_name(k: BrigRegisterKind, n: u16) -> String {
+    let c = ["c", "s", "d", "q"]
+        .get(k.raw() as usize)
+        .copied()
+        .unwrap_or("?");
+    format!("${c}{n}")
+}
+
+/// Records a register in the use summary.
+fn note_register(cx: &mut Cx<'_, '_, '_>, k: BrigRegisterKind, n: u16) {
+    let i = usize::from(k.raw());
+    if i >= 4 {
+        return;
+    }
+    let m = &mut cx.regs.max[i];
+    *m = Some(m.map_or(n, |x| x.max(n)));
+    let seen = &mut cx.seen[i];
+    let (word, bit) = (usize::from(n) / 64, n % 64);
+    if seen.len() <= word {
+        seen.resize(word + 1, 0);
+    }
+    if seen[word] & (1 << bit) == 0 {
+        seen[word] |= 1 << bit;
+        cx.regs.distinct[i] += 1;
+    }
+}
+
+/// Operand kinds and sizes (PRM 4.16 operands, 18.7 operand kinds).
+fn check_operands(cx: &mut Cx<'_, '_, '_>) {
+    let kinds = cx.rule.operands;
+    let timeout = cx.v.opcode == Op::SIGNAL
+        && atomic_op(cx).is_some_and(|o| o.raw() >= AOp::WAITTIMEOUT_EQ.raw());
+    for (i, &kind) in kinds.iter().enumerate().take(cx.operands.len()) {
+        let Some(o) = cx.operand(i) else { continue };
+        // signal waittimeout: the timeout is a u64 (PRM 6.8).
+        let kind = if timeout && i == 3 {
+            Opnd::Src(Ty::Fixed(BrigType::U64))
+        } else {
+            kind
+        };
+        check_operand(cx, i, kind, o);
+    }
+    // Registers in operands beyond the table (already an error) are still
+    // recorded for the limits.
+    for i in kinds.len()..cx.operands.len() {
+        if let Some(Operand::Register(r)) = cx.operand(i) {
+            note_register(cx, r.reg_kind, r.reg_num.get());
+        }
+    }
+}
+
+fn check_operand(cx: &mut Cx<'_, '_, '_>, i: usize, kind: Opnd, o: Operand<'_>) {
+    const R: &str = "PRM 4.16";
+    match kind {
+        Opnd::Dst(t) => check_register(cx, i, o, resolve(cx, t), true),
+        Opnd::Reg(t) => check_register(cx, i, o, resolve(cx, t), false),
+        Opnd::DstVec(t) => {
+            let t = resolve(cx, t);
+            if let Operand::OperandList(l) = o {
+                let elems = cx.m.operand_list(l.elements).unwrap_or_default();
+                check_vector_len(cx, i, elems.len());
+                let mut regs = Vec::new();
+                for e in elems {
+                    if let Ok(eo) = cx.m.operand(e) {
+                        if let Operand::Register(r) = eo {
+                            let key = (r.reg_kind.raw(), r.reg_num.get());
+                            if regs.contains(&key) {
+                                cx.op_err(
+                                    "PRM 4.17",
+                                    i,
+                                    format!(
+                                        "destination vector names {} twice",
+                                        reg_name(r.reg_kind, r.reg_num.get())
+                                    ),
+                                );
+                            }
+                            regs.push(key);
+                        }
+                        check_register(cx, i, eo, t, true);
+                    }
+                }
+            } else {
+                check_register(cx, i, o, t, true);
+            }
+        }
+        Opnd::Src(t) => check_source(cx, i, o, resolve(cx, t), true),
+        Opnd::Imm(t) => {
+            if matches!(o, Operand::ConstantBytes(_) | Operand::Wavesize(_)) {
+                check_source(cx, i, o, resolve(cx, t), true);
+            } else {
+                cx.op_err(R, i, format!("{} needs an immediate here", cx.mnemonic()));
+            }
+        }
+        Opnd::SrcVec(t) => {
+            let t = resolve(cx, t);
+            if let Operand::OperandList(l) = o {
+                let elems = cx.m.operand_list(l.elements).unwrap_or_default();
+                check_vector_len(cx, i, elems.len());
+                for e in elems {
+                    if let Ok(eo) = cx.m.operand(e) {
+                        check_source(cx, i, eo, t, true);
+                    }
+                }
+            } else {
+                check_source(cx, i, o, t, true);
+            }
+        }
+        Opnd::Address => match o {
+            Operand::Address(a) => check_address(cx, i, a),
+            _ => cx.op_err(R, i, format!("{} needs an address here", cx.mnemonic())),
+        },
+        Opnd::Label => check_code_ref(cx, i, o, &[BrigKind::DIRECTIVE_LABEL], "a label"),
+        Opnd::Function => check_code_ref(cx, i, o, &[BrigKind::DIRECTIVE_FUNCTION], "a function"),
+        Opnd::Signature => {
+            check_code_ref(cx, i, o, &[BrigKind::DIRECTIVE_SIGNATURE], "a signature")
+        }
+        Opnd::Fbarrier => match o {
+            Operand::Register(_) => {
+                check_register(cx, i, o, Some(BrigType::U32), false);
+            }
+            _ => check_code_ref(cx, i, o, &[BrigKind::DIRECTIVE_FBARRIER], "an fbarrier"),
+        },
+        Opnd::LabelList => check_code_list(cx, i, o, BrigKind::DIRECTIVE_LABEL, "labels"),
+        Opnd::FunctionList => check_code_list(cx, i, o, BrigKind::DIRECTIVE_FUNCTION, "functions"),
+        Opnd::ArgList => check_code_list(cx, i, o, BrigKind::DIRECTIVE_VARIABLE, "variables"),
+        Opnd::Handle => check_register(cx, i, o, Some(BrigType::B64), false),
+    }
+}
+
+/// PRM 4.16: vector operands have 2, 3 or 4 elements.
+fn check_vector_len(cx: &mut Cx<'_, '_, '_>, i: usize, n: usize) {
+    if !(2..=4).contains(&n) {
+        cx.op_err(
+            "PRM 4.17",
+            i,
+            format!("a vector operand has 2 to 4 elements, found {n}"),
+        );
+    }
+}
+
+/// A register operand of the class of `t` (PRM 4.16.2).
+fn check_register(
+    cx: &mut Cx<'_, '_, '_>,
+    i: usize,
+    o: Operand<'_>,
+    t: Option<BrigType>,
+    dest: bool,
+) {
+    let Operand::Register(r) = o else {
+        let what = if dest { "destination" } else { "operand" };
+        cx.op_err("PRM 4.16", i, format!("the {what} must be a register"));
+        return;
+    };
+    note_register(cx, r.reg_kind, r.reg_num.get());
+    let Some(t) = t else { return };
+    let Some(want) = reg_kind_for(t) else { return };
+    if r.reg_kind != want {
+        let msg = format!(
+            "{} cannot hold a {} value (PRM 4.16.2 needs a ${} register)",
+            reg_name(r.reg_kind, r.reg_num.get()),
+            tname(t),
+            ["c", "s", "d", "q"][want.raw() as usize]
+        );
+        cx.op_err("PRM 4.16.2", i, msg);
+    }
+}
+
+/// A source operand: register, immediate of the right size, or WAVESIZE
+/// (integer operands only, PRM 2.6.2).
+fn check_source(cx: &mut Cx<'_, '_, '_>, i: usize, o: Operand<'_>, t: Option<BrigType>, _: bool) {
+    match o {
+        Operand::Register(_) => check_register(cx, i, o, t, false),
+        Operand::ConstantBytes(c) => {
+            let Some(t) = t else { return };
+            let len = cx.m.data_bytes(c.bytes).map_or(0, <[u8]>::len) as u32;
+            let want = t.byte_size().unwrap_or(0);
+            if len != want {
+                let msg = format!(
+                    "immediate of {len} bytes does not fit type {} ({want} bytes)",
+                    tname(t)
+                );
+                cx.op_err("PRM 4.8", i, msg);
+            }
+            if matches!(t.base_class(), BaseClass::Opaque) {
+                cx.op_err(
+                    "PRM 4.8",
+                    i,
+                    format!("an immediate cannot be used as a {} value", tname(t)),
+                );
+            }
+        }
+        Operand::Wavesize(_) => {
+            if let Some(t) = t
+                && (t.is_float()
+                    || t.is_packed()
+                    || !matches!(t.base_class(), BaseClass::U | BaseClass::S | BaseClass::B)
+                    || t == BrigType::B1)
+            {
+                cx.op_err(
+                    "PRM 2.6.2",
+                    i,
+                    format!("WAVESIZE cannot be used as a {} value", tname(t)),
+                );
+            }
+        }
+        _ => cx.op_err(
+            "PRM 4.16",
+            i,
+            format!("{} needs a register or an immediate here", cx.mnemonic()),
+        ),
+    }
+}
+
+/// A code reference of one of `kinds`.
+fn check_code_ref(
+    cx: &mut Cx<'_, '_, '_>,
+    i: usize,
+    o: Operand<'_>,
+    kinds: &[BrigKind],
+    what: &str,
+) {
+    let Operand::CodeRef(r) = o else {
+        cx.op_err(
+            "PRM 18.7",
+            i,
+            format!("{} needs {what} here", cx.mnemonic()),
+        );
+        return;
+    };
+    let k = cx.m.code(r.ref_).map(|c| c.kind()).ok();
+    let ok = k.is_some_and(|k| {
+        kinds.contains(&k)
+            || (kinds.contains(&BrigKind::DIRECTIVE_FUNCTION)
+                && k == BrigKind::DIRECTIVE_INDIRECT_FUNCTION)
+    });
+    if !ok {
+        cx.op_err(
+            "PRM 18.7",
+            i,
+            format!("{} needs {what} here, found {k:?}", cx.mnemonic()),
+        );
+    }
+}
+
+/// A list of code entries of `kind`.
+fn check_code_list(cx: &mut Cx<'_, '_, '_>, i: usize, o: Operand<'_>, kind: BrigKind, what: &str) {
+    let Operand::CodeList(l) = o else {
+        cx.op_err(
+            "PRM 18.7",
+            i,
+            format!("{} needs a list of {what} here", cx.mnemonic()),
+        );
+        return;
+    };
+    let list = cx.m.code_list(l.elements).unwrap_or_default();
+    if list.is_empty() && kind != BrigKind::DIRECTIVE_VARIABLE {
+        let msg = format!("{} needs at least one of its {what}", cx.mnemonic());
+        cx.op_err(cx.rule.prm, i, msg);
+    }
+    for c in list {
+        let k = cx.m.code(c).map(|c| c.kind()).ok();
+        let ok = k == Some(kind)
+            || (kind == BrigKind::DIRECTIVE_FUNCTION
+                && k == Some(BrigKind::DIRECTIVE_INDIRECT_FUNCTION));
+        if !ok {
+            cx.op_err(
+                "PRM 18.7",
+                i,
+                format!(
+                    "{} needs a list of {what}, found {k:?} at {c}",
+                    cx.mnemonic()
+                ),
+            );
+        }
+    }
+}
+
+/// PRM 4.18: address expressions — the register holds an address of the
+/// segment's size (2.9), the variable is in the instruction's segment, the
+/// offset fits the address size.
+fn check_address(cx: &mut Cx<'_, '_, '_>, i: usize, a: &brig::BrigOperandAddress) {
+    let seg = cx.v.segment;
+    let bits = cx.env.address_bits(seg);
+    if let Some(r) = a.reg.non_null()
+        && let Ok(Operand::Register(reg)) = cx.m.operand(r)
+    {
+        note_register(cx, reg.reg_kind, reg.reg_num.get());
+        let want = if bits == 64 {
+            BrigRegisterKind::DOUBLE
+        } else {
+            BrigRegisterKind::SINGLE
+        };
+        if reg.reg_kind != want {
+            let msg = format!(
+                "address register {} is not {bits} bits, the {} address size in the {} model",
+                reg_name(reg.reg_kind, reg.reg_num.get()),
+                seg_name(seg),
+                if cx.env.large() { "large" } else { "small" }
+            );
+            cx.op_err("PRM 2.9", i, msg);
+        }
+    }
+    if let Some(sym) = a.symbol.non_null()
+        && let Ok(Code::DirectiveVariable(var)) = cx.m.code(sym)
+        && seg != Seg::FLAT
+        && var.segment != seg
+        && cx.v.opcode != Op::LDA
+    {
+        let msg = format!(
+            "variable in the {} segment used by an instruction of the {} segment",
+            seg_name(var.segment),
+            seg_name(seg)
+        );
+        cx.op_err("PRM 4.18", i, msg);
+    }
+    if let Some(sym) = a.symbol.non_null()
+        && let Ok(Code::DirectiveVariable(var)) = cx.m.code(sym)
+        && cx.v.opcode == Op::LDA
+        && seg != Seg::FLAT
+        && var.segment != seg
+    {
+        cx.op_err(
+            "PRM 5.8",
+            i,
+            format!(
+                "lda in the {} segment of a variable in the {} segment",
+                seg_name(seg),
+                seg_name(var.segment)
+            ),
+        );
+    }
+    let off = a.offset.get();
+    if bits == 32 && off > u64::from(u32::MAX) && (off as i64) < i64::from(i32::MIN) {
+        cx.op_err(
+            "PRM 2.9",
+            i,
+            format!("address offset {off:#x} does not fit a 32-bit address"),
+        );
+    }
+}
+
+fn seg_name(s: Seg) -> &'static str {
+    match s {
+        Seg::NONE => "none",
+        Seg::FLAT => "flat",
+        Seg::GLOBAL => "global",
+        Seg::READONLY => "readonly",
+        Seg::KERNARG => "kernarg",
+        Seg::GROUP => "group",
+        Seg::PRIVATE => "private",
+        Seg::SPILL => "spill",
+        Seg::ARG => "arg",
+        _ => "unknown",
+    }
+}
+
+fn is_float_type(t: BrigType) -> bool {
+    t.is_float()
+}
+
+const FLOAT_ROUNDS: [BrigRound; 5] = [
+    BrigRound::FLOAT_DEFAULT,
+    BrigRound::FLOAT_NEAR_EVEN,
+    BrigRound::FLOAT_ZERO,
+    BrigRound::FLOAT_PLUS_INFINITY,
+    BrigRound::FLOAT_MINUS_INFINITY,
+];
+
+/// Modifiers of `BrigInstMod` (PRM 4.14 packing, 4.19 rounding, 5.11 ftz).
+fn check_modifiers(cx: &mut Cx<'_, '_, '_>, c: &Code<'_>) {
+    let mods = cx.rule.mods;
+    let ty = cx.v.ty;
+    let float = is_float_type(ty);
+    let is_mod = matches!(c, Code::InstMod(_));
+    if is_mod {
+        check_ftz(cx, float && mods != Mods::Pack);
+        check_round(
+            cx,
+            float && matches!(mods, Mods::FloatRoundPack | Mods::FloatRoundPackSat),
+        );
+    }
+    if mods != Mods::None {
+        check_pack(cx, is_mod);
+    }
+}
+
+/// `ftz` only on floating-point operations that flush (PRM 4.19.3).
+fn check_ftz(cx: &mut Cx<'_, '_, '_>, allowed: bool) {
+    if cx.v.ftz && !allowed {
+        let msg = format!("{}_{} does not take ftz", cx.mnemonic(), tname(cx.v.ty));
+        cx.err("PRM 4.19.3", msg);
+    }
+}
+
+/// Floating-point rounding only on the operations that round (PRM 4.19.2).
+fn check_round(cx: &mut Cx<'_, '_, '_>, float_round: bool) {
+    let r = cx.v.round;
+    let ok = if float_round {
+        FLOAT_ROUNDS.contains(&r)
+    } else {
+        r == BrigRound::NONE
+    };
+    if !ok {
+        let msg = format!(
+            "{}_{} does not take rounding mode {}",
+            cx.mnemonic(),
+            tname(cx.v.ty),
+            r.name().unwrap_or("?")
+        );
+        cx.err("PRM 4.19.2", msg);
+    }
+}
+
+/// Packing controls (PRM 4.14): required exactly on packed types; `p`/`s`
+/// for one source, `pp`/`ps`/`sp`/`ss` for two; `_sat` only on packed
+/// integer add, sub, mul.
+fn check_pack(cx: &mut Cx<'_, '_, '_>, is_mod: bool) {
+    let ty = cx.v.ty;
+    let pack = cx.v.pack;
+    if !ty.is_packed() {
+        if pack != BrigPack::NONE {
+            let msg = format!("packing control on the unpacked type {}", tname(ty));
+            cx.err("PRM 4.14", msg);
+        }
+        return;
+    }
+    if !is_mod || pack == BrigPack::NONE {
+        let msg = format!("{}_{} needs a packing control", cx.mnemonic(), tname(ty));
+        cx.err("PRM 4.14", msg);
+        return;
+    }
+    let sources = cx.rule.operands.len().saturating_sub(1);
+    let sat_ok = cx.rule.mods == Mods::FloatRoundPackSat && !ty.is_float();
+    use BrigPack as P;
+    let ok = match sources {
+        1 => matches!(pack, P::P | P::S) || (sat_ok && matches!(pack, P::PSAT | P::SSAT)),
+        2 => {
+            matches!(pack, P::PP | P::PS | P::SP | P::SS)
+                || (sat_ok && matches!(pack, P::PPSAT | P::PSSAT | P::SPSAT | P::SSSAT))
+        }
+        _ => matches!(pack, P::PP | P::PS | P::SP | P::SS),
+    };
+    if !ok {
+        let msg = format!(
+            "packing control {} is not allowed on {}_{}",
+            pack.name().unwrap_or("?"),
+            cx.mnemonic(),
+            tname(ty)
+        );
+        cx.err("PRM 4.14", msg);
+    }
+}
+
+/// Base profile (PRM 16.2.1): no f64, ftz required, only default rounding,
+/// no icall.
+fn check_profile(cx: &mut Cx<'_, '_, '_>) {
+    if !cx.env.base() {
+        return;
+    }
+    const R: &str = "PRM 16.2.1";
+    let f64ish = |t: BrigType| t.base() == BrigType::F64;
+    if f64ish(cx.v.ty) || f64ish(cx.v.src) {
+        let msg = format!("the base profile does not support f64 ({})", cx.mnemonic());
+        cx.err(R, msg);
+    }
+    if cx.v.opcode == Op::ICALL {
+        cx.err(R, "the base profile does not support icall");
+    }
+    let float_op = match cx.rule.mods {
+        Mods::FloatRoundPack | Mods::FloatRoundPackSat | Mods::FtzPack => is_float_type(cx.v.ty),
+        _ => false,
+    } || (matches!(cx.v.opcode, Op::CMP | Op::CVT) && is_float_type(cx.v.src));
+    if float_op && !cx.v.ftz {
+        let msg = format!(
+            "the base profile requires ftz on floating-point {}",
+            cx.mnemonic()
+        );
+        cx.err(R, msg);
+    }
+    if cx.v.opcode != Op::CVT && !matches!(cx.v.round, BrigRound::NONE | BrigRound::FLOAT_DEFAULT) {
+        cx.err(R, "the base profile allows only the default rounding mode");
+    }
+}
+
+/// Image instructions need `extension "IMAGE"` (PRM 7, 13.1.2).
+fn check_image_extension(cx: &mut Cx<'_, '_, '_>) {
+    let uses_image = rules::is_image_opcode(cx.v.opcode)
+        || matches!(cx.v.ty.base(), t if rules::IMAGE.contains(t) || t == BrigType::SAMP);
+    if uses_image && !cx.env.image_ext {
+        let msg = format!("{} needs extension \"IMAGE\"", cx.mnemonic());
+        cx.err("PRM 13.1.2", msg);
+    }
+}
+
+/// Packed `cmp` (PRM 5.18): destination is the unsigned packed type of the
+/// source's shape; packing `pp`..`ss` on packed sources only; ftz only on
+/// float sources.
+fn check_cmp(cx: &mut Cx<'_, '_, '_>) {
+    let (ty, src) = (cx.v.ty, cx.v.src);
+    if src.is_packed() {
+        if ty != unsigned_of(src) {
+            let msg = format!(
+                "packed compare of {} must write {}, not {}",
+                tname(src),
+                tname(unsigned_of(src)),
+                tname(ty)
+            );
+            cx.err("PRM 5.18", msg);
+        }
+        if !matches!(
+            cx.v.pack,
+            BrigPack::PP | BrigPack::PS | BrigPack::SP | BrigPack::SS
+        ) {
+            cx.err("PRM 4.14", "packed compare needs pp, ps, sp or ss");
+        }
+    } else {
+        if ty.is_packed() {
+            cx.err("PRM 5.18", "packed destination for an unpacked compare");
+        }
+        if cx.v.pack != BrigPack::NONE {
+            cx.err("PRM 4.14", "packing control on an unpacked compare");
+        }
+    }
+    if cx.v.ftz && !src.is_float() {
+        cx.err("PRM 4.19.3", "ftz on a compare of non-float sources");
+    }
+    if src.base_class() == BaseClass::B
+        && let Ok(Code::InstCmp(e)) = cx.m.code(cx.at)
+        && !matches!(
+            e.compare,
+            brig::BrigCompareOperation::EQ | brig::BrigCompareOperation::NE
+        )
+    {
+        cx.err("PRM 5.18", "bit-type sources allow only eq and ne");
+    }
+    if !src.is_float()
+        && let Ok(Code::InstCmp(e)) = cx.m.code(cx.at)
+        && e.compare.raw() > brig::BrigCompareOperation::GE.raw()
+    {
+        cx.err(
+            "PRM 5.18",
+            "unordered, signalling and num/nan compares need float sources",
+        );
+    }
+}
+
+/// `cvt` (PRM 5.19, Tables 5-27 to 5-30): allowed pairs and roundings.
+fn check_cvt(cx: &mut Cx<'_, '_, '_>) {
+    let (d, s, r) = (cx.v.ty, cx.v.src, cx.v.round);
+    let int = |t: BrigType| matches!(t.base_class(), BaseClass::U | BaseClass::S);
+    if int(d) && int(s) && d.bit_size() == s.bit_size() {
+        cx.err(
+            "PRM 5.19",
+            format!(
+                "cvt between same-size integers {} and {}",
+                tname(d),
+                tname(s)
+            ),
+        );
+    }
+    if d == s {
+        cx.err("PRM 5.19", format!("cvt from {} to itself", tname(d)));
+    }
+    let int_round = (6..=21).contains(&r.raw());
+    let float_round = FLOAT_ROUNDS.contains(&r);
+    let (ok, want) = if s.is_float() && int(d) {
+        (int_round, "an integer rounding")
+    } else if int(s) && d.is_float() || s.is_float() && d.is_float() && d.bit_size() < s.bit_size()
+    {
+        (float_round, "a floating-point rounding")
+    } else {
+        (r == BrigRound::NONE, "no rounding")
+    };
+    if !ok {
+        let msg = format!(
+            "cvt_{}_{} takes {want}, not {}",
+            tname(d),
+            tname(s),
+            r.name().unwrap_or("?")
+        );
+        cx.err("PRM 5.19.3", msg);
+    }
+    if cx.v.ftz && !s.is_float() {
+        cx.err("PRM 5.19", "ftz on a cvt from a non-float type");
+    }
+    if cx.env.base() {
+        let base_ok = if s.is_float() && int(d) {
+            matches!(r.raw(), 7 | 11 | 15 | 19)
+        } else {
+            !float_round || r == BrigRound::FLOAT_DEFAULT
+        };
+        if !base_ok {
+            let msg = format!(
+                "the base profile does not allow rounding {} on cvt",
+                r.name().unwrap_or("?")
+            );
+            cx.err("PRM 16.2.1", msg);
+        }
+    }
+}
+
+/// `pack` (PRM 5.10): the source type is the element type, s/u widened to
+/// 32 bits for 8/16-bit elements; `unpack` the reverse.
+fn check_pack_source(cx: &mut Cx<'_, '_, '_>) {
+    let (packed, scalar) = match cx.v.opcode {
+        Op::PACK => (cx.v.ty, cx.v.src),
+        Op::UNPACK => (cx.v.src, cx.v.ty),
+        _ => return,
+    };
+    let elem = packed.base();
+    let want = match (elem.base_class(), elem.bit_size()) {
+        (BaseClass::U, Some(8 | 16)) => BrigType::U32,
+        (BaseClass::S, Some(8 | 16)) => BrigType::S32,
+        _ => elem,
+    };
+    if scalar != want {
+        let msg = format!(
+            "{} of {} uses {}, not {}",
+            cx.mnemonic(),
+            tname(packed),
+            tname(want),
+            tname(scalar)
+        );
+        cx.err("PRM 5.9", msg);
+    }
+}
+
+/// `ld`/`st`/`alloca` (PRM 6.3, 6.4, 10.10): segments, opaque types,
+/// `const`, widths, alignment.
+fn check_mem(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstMem) {
+    let seg = e.segment;
+    let op = cx.v.opcode;
+    let allowed: &[Seg] = match op {
+        Op::LD => &[
+            Seg::FLAT,
+            Seg::GLOBAL,
+            Seg::READONLY,
+            Seg::KERNARG,
+            Seg::GROUP,
+            Seg::PRIVATE,
+            Seg::SPILL,
+            Seg::ARG,
+        ],
+        Op::ST => &[
+            Seg::FLAT,
+            Seg::GLOBAL,
+            Seg::GROUP,
+            Seg::PRIVATE,
+            Seg::SPILL,
+            Seg::ARG,
+        ],
+        _ => &[Seg::NONE, Seg::PRIVATE],
+    };
+    if !allowed.contains(&seg) {
+        let msg = format!(
+            "{} cannot access the {} segment",
+            cx.mnemonic(),
+            seg_name(seg)
+        );
+        cx.err(cx.rule.prm, msg);
+    }
+    let opaque = matches!(cx.v.ty.base_class(), BaseClass::Opaque);
+    if op == Op::ST && opaque && seg != Seg::ARG {
+        cx.err(
+            "PRM 6.4",
+            "opaque values can only be stored to the arg segment",
+        );
+    }
+    if e.modifier.contains(brig::BrigMemoryModifierMask::CONST)
+        && (op != Op::LD || !matches!(seg, Seg::GLOBAL | Seg::READONLY | Seg::FLAT))
+    {
+        cx.err(
+            "PRM 6.3",
+            "const applies only to ld from global, readonly or flat",
+        );
+    }
+    if e.align.bytes().is_none() && !(op == Op::ALLOCA && e.align == brig::BrigAlignment::NONE) {
+        cx.err(
+            "PRM 18.3.2",
+            format!("bad alignment value {}", e.align.raw()),
+        );
+    }
+    if op == Op::LD && e.width.raw() > brig::BrigWidth::ALL.raw() {
+        cx.err("PRM 2.12.2", format!("bad width value {}", e.width.raw()));
+    }
+    if op != Op::LD && e.width != brig::BrigWidth::NONE {
+        cx.err(
+            "PRM 6.4",
+            format!("{} has no width modifier", cx.mnemonic()),
+        );
+    }
+}
+
+/// Memory orders and scopes of atomics (PRM 6.6, 6.2.1, 6.2.2) and the
+/// operation/type pairs.
+fn check_atomic(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstAtomic) {
+    let op = e.atomic_operation;
+    let seg = e.segment;
+    if !matches!(seg, Seg::FLAT | Seg::GLOBAL | Seg::GROUP) {
+        cx.err(
+            "PRM 6.6",
+            format!("atomics cannot access the {} segment", seg_name(seg)),
+        );
+    }
+    let ret = cx.v.opcode == Op::ATOMIC;
+    let op_ok = match op {
+        AOp::LD => ret,
+        AOp::ST => !ret,
+        AOp::ADD
+        | AOp::AND
+        | AOp::CAS
+        | AOp::MAX
+        | AOp::MIN
+        | AOp::OR
+        | AOp::SUB
+        | AOp::WRAPDEC
+        | AOp::WRAPINC
+        | AOp::XOR => true,
+        AOp::EXCH => ret,
+        _ => false,
+    };
+    if !op_ok {
+        let msg = format!(
+            "{} does not take operation {}",
+            cx.mnemonic(),
+            op.name().unwrap_or("?")
+        );
+        cx.err(cx.rule.prm, msg);
+    }
+    let class = cx.v.ty.base_class();
+    let type_ok = match op {
+        AOp::AND | AOp::OR | AOp::XOR | AOp::EXCH | AOp::CAS | AOp::LD | AOp::ST => {
+            class == BaseClass::B
+        }
+        AOp::ADD | AOp::SUB | AOp::MAX | AOp::MIN => matches!(class, BaseClass::U | BaseClass::S),
+        AOp::WRAPINC | AOp::WRAPDEC => class == BaseClass::U,
+        _ => true,
+    };
+    if !type_ok {
+        let msg = format!(
+            "atomic {} does not take type {}",
+            op.name().unwrap_or("?"),
+            tname(cx.v.ty)
+        );
+        cx.err(cx.rule.prm, msg);
+    }
+    check_order(cx, e.memory_order, op);
+    let scope = e.memory_scope;
+    let scope_ok = if seg == Seg::GROUP {
+        matches!(scope, Scope::WAVEFRONT | Scope::WORKGROUP)
+    } else {
+        matches!(
+            scope,
+            Scope::WAVEFRONT | Scope::WORKGROUP | Scope::AGENT | Scope::SYSTEM
+        )
+    };
+    if !scope_ok {
+        let msg = format!(
+            "memory scope {} is not allowed for atomics in the {} segment",
+            scope.name().unwrap_or("?"),
+            seg_name(seg)
+        );
+        cx.err("PRM 6.2.2", msg);
+    }
+    if !cx.env.large() && cx.v.ty.bit_size() == Some(64) {
+        cx.err("PRM 2.9", "the small machine model has no 64-bit atomics");
+    }
+}
+
+/// Memory order allowed for the operation (PRM 6.2.1): loads acquire,
+/// stores release, read-modify-writes any.
+fn check_order(cx: &mut Cx<'_, '_, '_>, order: Ord, op: AOp) {
+    let ok = match op {
+        AOp::LD => matches!(order, Ord::RELAXED | Ord::SC_ACQUIRE),
+        AOp::ST => matches!(order, Ord::RELAXED | Ord::SC_RELEASE),
+        o if o.raw() >= AOp::WAIT_EQ.raw() => matches!(order, Ord::RELAXED | Ord::SC_ACQUIRE),
+        _ => matches!(
+            order,
+            Ord::RELAXED | Ord::SC_ACQUIRE | Ord::SC_RELEASE | Ord::SC_ACQUIRE_RELEASE
+        ),
+    };
+    if !ok {
+        let msg = format!(
+            "memory order {} is not allowed for {} {}",
+            order.name().unwrap_or("?"),
+            cx.mnemonic(),
+            op.name().unwrap_or("?")
+        );
+        cx.err("PRM 6.2.1", msg);
+    }
+}
+
+/// Signals (PRM 6.8): operations per form, signal type per machine model,
+/// value type size, memory order.
+fn check_signal(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstSignal) {
+    let op = e.signal_operation;
+    let ret = cx.v.opcode == Op::SIGNAL;
+    let op_ok = match op {
+        AOp::LD | AOp::EXCH | AOp::CAS => ret,
+        AOp::ST => !ret,
+        AOp::AND | AOp::OR | AOp::XOR | AOp::ADD | AOp::SUB => true,
+        o => ret && o.raw() >= AOp::WAIT_EQ.raw() && o.raw() <= AOp::WAITTIMEOUT_GTE.raw(),
+    };
+    if !op_ok {
+        let msg = format!(
+            "{} does not take operation {}",
+            cx.mnemonic(),
+            op.name().unwrap_or("?")
+        );
+        cx.err("PRM 6.8", msg);
+    }
+    let want_sig = if cx.env.large() {
+        BrigType::SIG64
+    } else {
+        BrigType::SIG32
+    };
+    if e.signal_type != want_sig {
+        let msg = format!(
+            "the {} model uses {} signals, not {}",
+            if cx.env.large() { "large" } else { "small" },
+            tname(want_sig),
+            tname(e.signal_type)
+        );
+        cx.err("PRM 2.9", msg);
+    }
+    let bits = if cx.env.large() { 64 } else { 32 };
+    if cx.v.ty.bit_size() != Some(bits) {
+        let msg = format!(
+            "signal values are {bits} bits in this model, not {}",
+            tname(cx.v.ty)
+        );
+        cx.err("PRM 6.8", msg);
+    }
+    let class = cx.v.ty.base_class();
+    let type_ok = match op {
+        AOp::AND | AOp::OR | AOp::XOR | AOp::EXCH | AOp::CAS => class == BaseClass::B,
+        AOp::ADD | AOp::SUB => matches!(class, BaseClass::U | BaseClass::S),
+        AOp::LD | AOp::ST => matches!(class, BaseClass::U | BaseClass::S | BaseClass::B),
+        _ => class == BaseClass::S,
+    };
+    if !type_ok {
+        let msg = format!(
+            "signal {} does not take type {}",
+            op.name().unwrap_or("?"),
+            tname(cx.v.ty)
+        );
+        cx.err("PRM 6.8", msg);
+    }
+    check_order(cx, e.memory_order, op);
+}
+
+/// `memfence` (PRM 6.9): an acquire and/or release order; group scope at
+/// most work-group.
+fn check_memfence(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstMemFence) {
+    if !matches!(
+        e.memory_order,
+        Ord::SC_ACQUIRE | Ord::SC_RELEASE | Ord::SC_ACQUIRE_RELEASE
+    ) {
+        cx.err("PRM 6.9", "memfence needs scacq, screl or scar");
+    }
+    if !matches!(
+        e.global_segment_memory_scope,
+        Scope::WAVEFRONT | Scope::WORKGROUP | Scope::AGENT | Scope::SYSTEM
+    ) {
+        cx.err("PRM 6.2.2", "bad global memory scope on memfence");
+    }
+}
+
+/// Queue instructions (PRM 11.3): flat or global, order per access.
+fn check_queue(cx: &mut Cx<'_, '_, '_>, order: Ord) {
+    if !matches!(cx.v.segment, Seg::FLAT | Seg::GLOBAL) {
+        cx.err(
+            "PRM 11.3",
+            "queue instructions access the flat or global segment",
+        );
+    }
+    let op = match cx.v.opcode {
+        Op::LDQUEUEREADINDEX | Op::LDQUEUEWRITEINDEX => AOp::LD,
+        Op::STQUEUEREADINDEX | Op::STQUEUEWRITEINDEX => AOp::ST,
+        _ => AOp::ADD,
+    };
+    check_order(cx, order, op);
+}
+
+/// `lda` (PRM 5.8): flat, global, group, private, kernarg or readonly;
+/// the result is an address of the segment's size.
+fn check_lda(cx: &mut Cx<'_, '_, '_>) {
+    let seg = cx.v.segment;
+    if !matches!(
+        seg,
+        Seg::FLAT | Seg::GLOBAL | Seg::GROUP | Seg::PRIVATE | Seg::KERNARG | Seg::READONLY
+    ) {
+        cx.err(
+            "PRM 5.8",
+            format!("lda cannot take the {} segment", seg_name(seg)),
+        );
+    }
+    check_address_type(cx, seg);
+}
+
+/// `nullptr` (PRM 11.4): the type is the segment's address size.
+fn check_nullptr(cx: &mut Cx<'_, '_, '_>) {
+    let seg = cx.v.segment;
+    if seg == Seg::NONE || seg.raw() > Seg::ARG.raw() {
+        cx.err("PRM 11.4", "nullptr needs a segment");
+    }
+    check_address_type(cx, seg);
+}
+
+fn check_address_type(cx: &mut Cx<'_, '_, '_>, seg: Seg) {
+    let bits = cx.env.address_bits(seg);
+    if cx.v.ty.bit_size() != Some(bits) {
+        let msg = format!(
+            "{} addresses are {bits} bits in this machine model, not {}",
+            seg_name(seg),
+            tname(cx.v.ty)
+        );
+        cx.err("PRM 2.9", msg);
+    }
+}
+
+/// `segmentp`, `ftos`, `stof` (PRM 5.16, 5.17): segments and address sizes.
+fn check_segcvt(cx: &mut Cx<'_, '_, '_>) {
+    let seg = cx.v.segment;
+    let op = cx.v.opcode;
+    let seg_ok = match op {
+        Op::SEGMENTP => matches!(seg, Seg::GLOBAL | Seg::GROUP | Seg::PRIVATE),
+        _ => matches!(seg, Seg::GROUP | Seg::PRIVATE),
+    };
+    if !seg_ok {
+        let msg = format!(
+            "{} cannot take the {} segment",
+            cx.mnemonic(),
+            seg_name(seg)
+        );
+        cx.err(cx.rule.prm, msg);
+    }
+    let flat = cx.env.address_bits(Seg::FLAT);
+    let segb = cx.env.address_bits(seg);
+    let (dbits, sbits) = match op {
+        Op::FTOS => (Some(segb), flat),
+        Op::STOF => (Some(flat), segb),
+        _ => (None, flat),
+    };
+    if let Some(d) = dbits
+        && cx.v.ty.bit_size() != Some(d)
+    {
+        let msg = format!("{} must produce a {d}-bit address here", cx.mnemonic());
+        cx.err("PRM 2.9", msg);
+    }
+    if cx.v.src.bit_size() != Some(sbits) {
+        let msg = format!("{} must take a {sbits}-bit address here", cx.mnemonic());
+        cx.err("PRM 2.9", msg);
+    }
+}
+
+/// Number of coordinates of an image geometry (PRM 7.1.3).
+fn coordinates(g: brig::BrigImageGeometry) -> Option<usize> {
+    use brig::BrigImageGeometry as G;
+    Some(match g {
+        G::_1D | G::_1DB => 1,
+        G::_2D | G::_2DDEPTH | G::_1DA => 2,
+        G::_3D | G::_2DA | G::_2DADEPTH => 3,
+        _ => return None,
+    })
+}
+
+/// How many elements operand `i` has (1 for a non-vector operand).
+fn operand_width(cx: &Cx<'_, '_, '_>, i: usize) -> Option<usize> {
+    Some(match cx.operand(i)? {
+        Operand::OperandList(l) => cx.m.operand_list(l.elements).map_or(0, |v| v.len()),
+        _ => 1,
+    })
+}
+
+/// `rdimage`, `ldimage`, `stimage` (PRM 7.2–7.4): image and coordinate
+/// types per instruction, geometry, number of coordinates and components.
+fn check_image(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstImage) {
+    use brig::BrigImageGeometry as G;
+    let prm = cx.rule.prm;
+    let (images, coords): (&[BrigType], &[BrigType]) = match cx.v.opcode {
+        Op::RDIMAGE => (&[BrigType::ROIMG], &[BrigType::S32, BrigType::F32]),
+        Op::LDIMAGE => (&[BrigType::ROIMG, BrigType::RWIMG], &[BrigType::U32]),
+        _ => (&[BrigType::WOIMG, BrigType::RWIMG], &[BrigType::U32]),
+    };
+    if !images.contains(&e.image_type) {
+        let msg = format!(
+            "{} does not take image type {}",
+            cx.mnemonic(),
+            tname(e.image_type)
+        );
+        cx.err(prm, msg);
+    }
+    if !coords.contains(&e.coord_type) {
+        let msg = format!(
+            "{} does not take coordinate type {}",
+            cx.mnemonic(),
+            tname(e.coord_type)
+        );
+        cx.err(prm, msg);
+    }
+    let Some(n) = coordinates(e.geometry) else {
+        cx.err(
+            "PRM 7.1.3",
+            format!("unknown image geometry {}", e.geometry.raw()),
+        );
+        return;
+    };
+    if cx.v.opcode == Op::RDIMAGE && e.geometry == G::_1DB {
+        cx.err(prm, "rdimage does not take the 1db geometry");
+    }
+    let coord_at = cx.operands.len().saturating_sub(1);
+    if let Some(w) = operand_width(cx, coord_at)
+        && w != n
+    {
+        let msg = format!("geometry needs {n} coordinates, found {w}");
+        cx.op_err(prm, coord_at, msg);
+    }
+    let depth = matches!(e.geometry, G::_2DDEPTH | G::_2DADEPTH);
+    let want = if depth { 1 } else { 4 };
+    if let Some(w) = operand_width(cx, 0)
+        && w != want
+    {
+        let msg = format!("this geometry reads or writes {want} components, found {w}");
+        cx.op_err(prm, 0, msg);
+    }
+}
+
+/// `queryimage` (PRM 7.5): the property must exist for the geometry.
+fn check_queryimage(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstQueryImage) {
+    use brig::{BrigImageGeometry as G, BrigImageQuery as Q};
+    if !rules::IMAGE.contains(e.image_type) {
+        let msg = format!(
+            "queryimage does not take image type {}",
+            tname(e.image_type)
+        );
+        cx.err("PRM 7.5", msg);
+    }
+    if coordinates(e.geometry).is_none() {
+        cx.err(
+            "PRM 7.1.3",
+            format!("unknown image geometry {}", e.geometry.raw()),
+        );
+        return;
+    }
+    let ok = match e.query {
+        Q::WIDTH | Q::CHANNELORDER | Q::CHANNELTYPE => true,
+        Q::HEIGHT => matches!(
+            e.geometry,
+            G::_2D | G::_3D | G::_2DA | G::_2DDEPTH | G::_2DADEPTH
+        ),
+        Q::DEPTH => e.geometry == G::_3D,
+        Q::ARRAY => matches!(e.geometry, G::_1DA | G::_2DA | G::_2DADEPTH),
+        _ => false,
+    };
+    if !ok {
+        cx.err(
+            "PRM 7.5",
+            "the queried property does not exist for this image geometry",
+        );
+    }
+}
+
+/// Width modifiers (PRM 2.12.2): a power of two, `wavesize` or `all`.
+fn check_width(cx: &mut Cx<'_, '_, '_>, w: brig::BrigWidth) {
+    if w.raw() > brig::BrigWidth::ALL.raw() {
+        cx.err("PRM 2.12.2", format!("bad width value {}", w.raw()));
+    }
+}

@@ -1,0 +1,405 @@
+//! The HSAIL validator: HSA PRM 1.0 rules over a BRIG module.
+//!
+//! ```text
+//!  BRIG bytes ─► BrigModule::parse ─► validate ─► ModuleInfo ─► finalizer
+//!                                        │
+//!                                        └─► Vec<ValidationError> (all of them)
+//! ```
+//!
+//! The validator works on BRIG, so it checks modules from any producer; for
+//! BRIG made by our own assembler the caller maps `(section, offset)` back to
+//! a source span. It runs in layers, each relying on the previous one:
+//!
+//! 0. [`index`]: every entry is decoded once into direct-mapped tables, so
+//!    the layers resolve offsets in constant time.
+//! 1. [`structure`]: every offset a field holds points at an entry start of
+//!    the right section and an allowed kind, lists and strings are well
+//!    formed, the `nextModuleEntry`/`firstCodeBlockEntry` chains are
+//!    consistent (PRM 18). If this layer finds anything, validation stops:
+//!    later layers index without checks.
+//! 2. [`inst`]: per-instruction rules (PRM ch. 5–11, 16), driven by the
+//!    table in [`rules`]: format, operand count and kinds, types, modifiers,
+//!    segments, memory orders and scopes, profile and machine model.
+//! 3. [`scope`]: declarations, definitions and linkage (PRM 4.3, 4.11,
+//!    4.12), code blocks, labels and branch targets (4.9, 8), arg blocks and
+//!    calls (10), directive placement (13), extensions, Appendix A limits.
+//!
+//! What the layers learn — symbols, code blocks with their labels,
+//! instructions, basic blocks and register use — is returned as a
+//! [`ModuleInfo`] so the finalizer does not recompute it.
+
+pub mod index;
+pub mod inst;
+pub mod rules;
+pub mod scope;
+pub mod structure;
+
+use core::fmt;
+use std::collections::BTreeMap;
+
+use brig::{
+    BrigLinkage, BrigMachineModel, BrigModule, BrigProfile, BrigRound, BrigSectionIndex, CodeOffset,
+};
+
+/// The `section` of an error located by a byte offset from the start of
+/// the module (a bad module header, section index or section header).
+pub const FILE_OFFSET: BrigSectionIndex = BrigSectionIndex::new(u32::MAX);
+
+/// One violated rule, located at the offending BRIG entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidationError {
+    /// The PRM section that states the rule, e.g. `"PRM 5.2"`.
+    pub rule: &'static str,
+    /// What is wrong, in words.
+    pub message: String,
+    /// The section holding the offending entry (usually `hsa_code`).
+    pub section: BrigSectionIndex,
+    /// Section-relative offset of the offending entry.
+    pub offset: u32,
+    /// The offending operand (0-based index into the instruction's operand
+    /// list), when one operand is at fault.
+    pub operand: Option<usize>,
+}
+
+impl ValidationError {
+    /// An error at an `hsa_code` entry.
+    pub fn code(rule: &'static str, offset: CodeOffset, message: impl Into<String>) -> Self {
+        Self {
+            rule,
+            message: message.into(),
+            section: BrigSectionIndex::CODE,
+            offset: offset.get(),
+            operand: None,
+        }
+    }
+
+    /// An error at operand `index` of the instruction at `offset`.
+    pub fn operand(
+        rule: &'static str,
+        offset: CodeOffset,
+        index: usize,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            operand: Some(index),
+            ..Self::code(rule, offset, message)
+        }
+    }
+
+    /// An error at an entry of any section.
+    pub fn at(
+        rule: &'static str,
+        section: BrigSectionIndex,
+        offset: u32,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            rule,
+            message: message.into(),
+            section,
+            offset,
+            operand: None,
+        }
+    }
+
+    /// The name of the section (`"hsa_code"`, `"#4"`, or `"file"` for
+    /// [`FILE_OFFSET`]).
+    pub fn section_name(&self) -> String {
+        if self.section == FILE_OFFSET {
+            return "file".to_owned();
+        }
+        match brig::read::STANDARD_SECTION_NAMES.get(self.section.raw() as usize) {
+            Some(n) => (*n).to_owned(),
+            None => format!("#{}", self.section.raw()),
+        }
+    }
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.rule, self.message)?;
+        if let Some(i) = self.operand {
+            write!(f, " (operand {i})")?;
+        }
+        write!(
+            f,
+            " in section {} at offset {:#x}",
+            self.section_name(),
+            self.offset
+        )
+    }
+}
+
+impl std::error::Error for ValidationError {}
+
+/// `error` followed by the annotated listing of the offending entry (the
+/// BRIG-input form of a diagnostic).
+pub fn render(module: &BrigModule<'_>, error: &ValidationError) -> String {
+    let mut out = format!("error: {error}");
+    let entry = if error.section == BrigSectionIndex::CODE {
+        module.code(CodeOffset::new(error.offset)).ok().map(|c| {
+            let mut s = String::new();
+            let _ = brig::dump::dump_code(module, c, &mut s);
+            s
+        })
+    } else if error.section == BrigSectionIndex::OPERAND {
+        module
+            .operand(brig::OperandOffset::new(error.offset))
+            .ok()
+            .map(|o| {
+                let mut s = String::new();
+                let _ = brig::dump::dump_operand(module, o, &mut s);
+                s
+            })
+    } else {
+        None
+    };
+    if let Some(e) = entry {
+        out.push_str("\n  | ");
+        out.push_str(e.trim_end());
+    }
+    out
+}
+
+/// Text-input diagnostics: each error as `file:line:col: error: …` with the
+/// source line and a caret, at the span `span_of(section, offset, operand)`
+/// gives for the offending BRIG entry (the assembler knows which source
+/// token produced which entry). Errors without a span point at the start
+/// of the file and name their BRIG location instead.
+pub fn to_diagnostics(
+    errors: &[ValidationError],
+    span_of: &dyn Fn(BrigSectionIndex, u32, Option<usize>) -> Option<core::ops::Range<usize>>,
+    file: &str,
+    source: &str,
+) -> crate::Diagnostics {
+    let index = crate::lexer::LineIndex::new(source);
+    crate::Diagnostics(
+        errors
+            .iter()
+            .map(|e| match span_of(e.section, e.offset, e.operand) {
+                Some(span) => crate::Diagnostic::new(
+                    format!("{}: {}", e.rule, e.message),
+                    span,
+                    file,
+                    source,
+                    &index,
+                ),
+                None => crate::Diagnostic::new(e.to_string(), 0..0, file, source, &index),
+            })
+            .collect(),
+    )
+}
+
+/// What kind of thing a symbol names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SymbolKind {
+    /// `kernel`.
+    Kernel,
+    /// `function`.
+    Function,
+    /// `indirect function`.
+    IndirectFunction,
+    /// `signature`.
+    Signature,
+    /// A variable (`global`, `group`, `arg`, … segment).
+    Variable,
+    /// `fbarrier`.
+    Fbarrier,
+}
+
+/// One named directive: a module-scope symbol or a code-block local.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    /// The name with its sigil (`&x`, `%y`).
+    pub name: String,
+    /// The directive.
+    pub offset: CodeOffset,
+    /// Its kind.
+    pub kind: SymbolKind,
+    /// Its linkage.
+    pub linkage: BrigLinkage,
+    /// Whether this directive is a definition (not a `decl`).
+    pub is_definition: bool,
+    /// The defining directive for this name, if the module has one (equal
+    /// to `offset` for a definition).
+    pub definition: Option<CodeOffset>,
+}
+
+/// Highest register number and number of distinct registers per class.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RegisterUse {
+    /// Highest register number used, indexed by `BrigRegisterKind`
+    /// (`$c`, `$s`, `$d`, `$q`).
+    pub max: [Option<u16>; 4],
+    /// Number of distinct registers used per class.
+    pub distinct: [u32; 4],
+}
+
+impl RegisterUse {
+    /// `c_max + 1` (Appendix A).
+    pub fn c_pool(&self) -> u32 {
+        self.max[0].map_or(0, |m| u32::from(m) + 1)
+    }
+
+    /// `(s_max + 1) + 2 (d_max + 1) + 4 (q_max + 1)` (Appendix A).
+    pub fn sdq_pool(&self) -> u32 {
+        let n = |i: usize| self.max[i].map_or(0, |m| u32::from(m) + 1);
+        n(1) + 2 * n(2) + 4 * n(3)
+    }
+}
+
+/// A basic block: a run of instructions entered only at the top.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BasicBlock {
+    /// Index of the first instruction in [`CodeBlock::instructions`].
+    pub first: usize,
+    /// One past the index of the last instruction.
+    pub end: usize,
+    /// Labels that name the start of the block.
+    pub labels: Vec<CodeOffset>,
+    /// Indices (into [`CodeBlock::blocks`]) of the blocks control may go
+    /// to next.
+    pub successors: Vec<usize>,
+}
+
+/// A kernel or function definition's code block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeBlock {
+    /// The kernel or function directive.
+    pub directive: CodeOffset,
+    /// Its name.
+    pub name: String,
+    /// Kernel, function or indirect function.
+    pub kind: SymbolKind,
+    /// Output argument directives.
+    pub out_args: Vec<CodeOffset>,
+    /// Input argument directives (kernargs for a kernel).
+    pub in_args: Vec<CodeOffset>,
+    /// First entry of the code block.
+    pub start: CodeOffset,
+    /// One past the last entry of the code block.
+    pub end: CodeOffset,
+    /// Variables and fbarriers declared in the code block (arg-block
+    /// variables included).
+    pub locals: Vec<Symbol>,
+    /// Label name → label directive.
+    pub labels: BTreeMap<String, CodeOffset>,
+    /// Every instruction, in order.
+    pub instructions: Vec<CodeOffset>,
+    /// The control-flow graph over `instructions`.
+    pub blocks: Vec<BasicBlock>,
+    /// Register use.
+    pub registers: RegisterUse,
+}
+
+/// Everything the validator learned about a valid module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModuleInfo {
+    /// The module name (`&m`).
+    pub name: String,
+    /// `$base` or `$full`.
+    pub profile: BrigProfile,
+    /// `$small` or `$large`.
+    pub machine_model: BrigMachineModel,
+    /// Default float rounding of the module header.
+    pub default_float_round: BrigRound,
+    /// Names of the `extension` directives.
+    pub extensions: Vec<String>,
+    /// Module-scope symbols, in module order.
+    pub symbols: Vec<Symbol>,
+    /// Code blocks of kernel and function definitions, in module order.
+    pub code_blocks: Vec<CodeBlock>,
+}
+
+impl ModuleInfo {
+    /// The module-scope symbol defined or declared by `name`, preferring
+    /// the definition.
+    pub fn symbol(&self, name: &str) -> Option<&Symbol> {
+        let mut found = None;
+        for s in self.symbols.iter().filter(|s| s.name == name) {
+            if s.is_definition {
+                return Some(s);
+            }
+            found.get_or_insert(s);
+        }
+        found
+    }
+
+    /// Whether the module enables extension `name` (`"IMAGE"`, `"CORE"`).
+    pub fn has_extension(&self, name: &str) -> bool {
+        self.extensions.iter().any(|e| e == name)
+    }
+
+    /// Address size in bits of a segment in this machine model (PRM 2.9,
+    /// Table 2-3).
+    pub fn address_bits(&self, segment: brig::BrigSegment) -> u32 {
+        use brig::BrigSegment as S;
+        let large = self.machine_model == BrigMachineModel::LARGE;
+        match segment {
+            S::FLAT | S::GLOBAL | S::READONLY | S::KERNARG | S::NONE if large => 64,
+            _ => 32,
+        }
+    }
+}
+
+/// Validates `module` against the PRM. Returns what was learned, or every
+/// independent error found.
+///
+/// # Errors
+/// Every violated rule, each located at its BRIG entry. Structural errors
+/// (layer 1) stop validation before the later layers.
+pub fn validate(module: &BrigModule<'_>) -> Result<ModuleInfo, Vec<ValidationError>> {
+    let (index, bad) = index::Index::new(module);
+    let mut errors: Vec<ValidationError> = bad
+        .into_iter()
+        .map(|e| ValidationError {
+            rule: "PRM 18",
+            message: e.message,
+            section: e.section.unwrap_or(BrigSectionIndex::CODE),
+            offset: u32::try_from(e.offset).unwrap_or(u32::MAX),
+            operand: None,
+        })
+        .collect();
+    structure::check_structure(&index, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let info = scope::analyze(&index, &mut errors);
+    if errors.is_empty() {
+        Ok(info)
+    } else {
+        errors.sort_by_key(|e| (e.section.raw(), e.offset));
+        errors.dedup();
+        Err(errors)
+    }
+}
+
+/// Parses and validates BRIG bytes; a container error becomes a
+/// `PRM 18` validation error.
+///
+/// # Errors
+/// See [`validate`].
+pub fn validate_bytes(bytes: &[u8]) -> Result<ModuleInfo, Vec<ValidationError>> {
+    match BrigModule::parse(bytes) {
+        Ok(m) => validate(&m),
+        Err(e) => Err(vec![ValidationError {
+            rule: "PRM 18.2",
+            message: e.message.clone(),
+            section: e.section.unwrap_or(FILE_OFFSET),
+            offset: u32::try_from(e.offset).unwrap_or(u32::MAX),
+            operand: None,
+        }]),
+    }
+}
+
+/// Fuzz entry point: validates arbitrary bytes and renders every error;
+/// must never panic. For `fuzz/` targets and the seeded smoke test.
+pub fn fuzz_one(data: &[u8]) {
+    if let Ok(m) = BrigModule::parse(data)
+        && let Err(errors) = validate(&m)
+    {
+        for e in &errors {
+            let _ = render(&m, e);
+        }
+    }
+}

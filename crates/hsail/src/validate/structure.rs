@@ -1,0 +1,419 @@
+//! Layer 1: structural BRIG checks (PRM 18).
+//!
+//! `BrigModule::parse` already checked the container and that every entry
+//! walk ends exactly at its section end. Here every offset held by a field
+//! is checked: it names an entry start in the right section, of a kind
+//! allowed at that place; operand and code lists are well formed; strings
+//! are UTF-8; constants have as many bytes as their type needs; the
+//! module-level chain (`nextModuleEntry`, `firstInArg`,
+//! `firstCodeBlockEntry`) is consistent. After this layer passes, later
+//! layers may resolve any offset without handling errors.
+
+use brig::{BrigKind, BrigSectionIndex, Code, CodeOffset, DataOffset, Operand, OperandOffset};
+
+use super::ValidationError;
+use super::index::{Index, MAX_INST_OPERANDS};
+
+const RULE: &str = "PRM 18";
+
+struct Cx<'m, 'a> {
+    m: &'m Index<'a>,
+    errors: &'m mut Vec<ValidationError>,
+}
+
+impl Cx<'_, '_> {
+    fn err(&mut self, section: BrigSectionIndex, offset: u32, msg: String) {
+        self.errors
+            .push(ValidationError::at(RULE, section, offset, msg));
+    }
+
+    fn code_err(&mut self, at: CodeOffset, msg: String) {
+        self.err(BrigSectionIndex::CODE, at.get(), msg);
+    }
+
+    fn op_err(&mut self, at: OperandOffset, msg: String) {
+        self.err(BrigSectionIndex::OPERAND, at.get(), msg);
+    }
+
+    /// A name or string field: an `hsa_data` entry holding UTF-8 text.
+    fn check_string(&mut self, section: BrigSectionIndex, at: u32, field: &str, s: DataOffset) {
+        if let Err(e) = self.m.string(s) {
+            self.err(section, at, format!("{field}: {}", e));
+        }
+    }
+
+    fn check_opt_string(&mut self, section: BrigSectionIndex, at: u32, field: &str, s: DataOffset) {
+        if !s.is_none() {
+            self.check_string(section, at, field, s);
+        }
+    }
+
+    /// A code offset field that may point one past the last entry.
+    fn check_code_pos(&mut self, at: CodeOffset, field: &str, target: CodeOffset) {
+        if !self.m.is_code_entry(target) && target != self.m.code_end() {
+            self.code_err(
+                at,
+                format!("{field} ({target}) is not an hsa_code entry start or the section end"),
+            );
+        }
+    }
+
+    /// An operand list; every element must be an operand of an allowed kind.
+    fn check_operand_list(
+        &mut self,
+        section: BrigSectionIndex,
+        at: u32,
+        field: &str,
+        list: DataOffset,
+        allowed: fn(BrigKind) -> bool,
+    ) {
+        let items = match self.m.raw_list(list) {
+            Ok(items) => items,
+            Err(e) => {
+                self.err(section, at, format!("{field}: {e}"));
+                return;
+            }
+        };
+        for (i, o) in items.enumerate() {
+            let o = OperandOffset::new(o);
+            match self.m.operand(o).map(|o| kind_of_operand(&o)) {
+                Ok(k) if allowed(k) => {}
+                Ok(k) => self.err(
+                    section,
+                    at,
+                    format!("{field}: element {i} ({o}) has kind {k:?}, not allowed here"),
+                ),
+                Err(e) => self.err(section, at, format!("{field}: element {i}: {e}")),
+            }
+        }
+    }
+}
+
+/// The kind of an operand entry (also for unknown kinds).
+pub(crate) fn kind_of_operand(o: &Operand<'_>) -> BrigKind {
+    match o {
+        Operand::Address(e) => e.base.kind,
+        Operand::Align(e) => e.base.kind,
+        Operand::CodeList(e) => e.base.kind,
+        Operand::CodeRef(e) => e.base.kind,
+        Operand::ConstantBytes(e) => e.base.kind,
+        Operand::ConstantImage(e) => e.base.kind,
+        Operand::ConstantOperandList(e) => e.base.kind,
+        Operand::ConstantSampler(e) => e.base.kind,
+        Operand::OperandList(e) => e.base.kind,
+        Operand::Register(e) => e.base.kind,
+        Operand::String(e) => e.base.kind,
+        Operand::Wavesize(e) => e.base.kind,
+        Operand::Unknown(b) => b.kind,
+    }
+}
+
+fn any_operand(k: BrigKind) -> bool {
+    k.is_operand() && k != BrigKind::OPERAND_RESERVED
+}
+
+/// Elements of an instruction's operand list: anything but nothing
+/// reserved.
+fn inst_operand(k: BrigKind) -> bool {
+    any_operand(k) && k != BrigKind::OPERAND_CONSTANT_OPERAND_LIST
+}
+
+/// Elements of a vector operand (`BrigOperandOperandList`): registers,
+/// immediates, WAVESIZE.
+fn vector_element(k: BrigKind) -> bool {
+    matches!(
+        k,
+        BrigKind::OPERAND_REGISTER | BrigKind::OPERAND_CONSTANT_BYTES | BrigKind::OPERAND_WAVESIZE
+    )
+}
+
+/// Elements of an aggregate constant: any constant but another aggregate.
+fn aggregate_element(k: BrigKind) -> bool {
+    matches!(
+        k,
+        BrigKind::OPERAND_CONSTANT_BYTES
+            | BrigKind::OPERAND_ALIGN
+            | BrigKind::OPERAND_CONSTANT_IMAGE
+            | BrigKind::OPERAND_CONSTANT_SAMPLER
+    )
+}
+
+/// Initializers of variables: constants.
+fn is_constant(k: BrigKind) -> bool {
+    aggregate_element(k) || k == BrigKind::OPERAND_CONSTANT_OPERAND_LIST
+}
+
+/// Operands of control directives: immediates and WAVESIZE.
+fn control_operand(k: BrigKind) -> bool {
+    matches!(
+        k,
+        BrigKind::OPERAND_CONSTANT_BYTES | BrigKind::OPERAND_WAVESIZE
+    )
+}
+
+/// Operands of pragmas (PRM 13.3): strings, constants, identifiers
+/// (code references and registers), WAVESIZE.
+fn pragma_operand(k: BrigKind) -> bool {
+    matches!(
+        k,
+        BrigKind::OPERAND_CONSTANT_BYTES
+            | BrigKind::OPERAND_WAVESIZE
+            | BrigKind::OPERAND_STRING
+            | BrigKind::OPERAND_CODE_REF
+            | BrigKind::OPERAND_REGISTER
+            | BrigKind::OPERAND_CONSTANT_IMAGE
+            | BrigKind::OPERAND_CONSTANT_SAMPLER
+            | BrigKind::OPERAND_CONSTANT_OPERAND_LIST
+    )
+}
+
+/// Checks every entry of `hsa_code` and `hsa_operand` and the module-level
+/// chain; pushes one error per bad field.
+pub fn check_structure(m: &Index<'_>, errors: &mut Vec<ValidationError>) {
+    let mut cx = Cx { m, errors };
+    for &(at, c) in m.code_entries() {
+        check_code_entry(&mut cx, at, c);
+    }
+    for &(at, o) in m.operand_entries() {
+        check_operand_entry(&mut cx, at, o);
+    }
+    if cx.errors.is_empty() {
+        check_module_chain(&mut cx);
+    }
+}
+
+fn check_code_entry(cx: &mut Cx<'_, '_>, at: CodeOffset, c: Code<'_>) {
+    let code = BrigSectionIndex::CODE;
+    let a = at.get();
+    match c {
+        Code::Unknown(b) => cx.code_err(
+            at,
+            format!(
+                "entry kind {:?} is not an hsa_code kind (PRM 18.3.15)",
+                b.kind
+            ),
+        ),
+        Code::DirectiveComment(d) => cx.check_string(code, a, "comment name", d.name),
+        Code::DirectiveExtension(d) => cx.check_string(code, a, "extension name", d.name),
+        Code::DirectiveLabel(d) => cx.check_string(code, a, "label name", d.name),
+        Code::DirectiveFbarrier(d) => cx.check_string(code, a, "fbarrier name", d.name),
+        Code::DirectiveModule(d) => cx.check_string(code, a, "module name", d.name),
+        Code::DirectiveLoc(d) => cx.check_opt_string(code, a, "loc filename", d.filename),
+        Code::DirectiveControl(d) => {
+            cx.check_operand_list(code, a, "control operands", d.operands, control_operand)
+        }
+        Code::DirectivePragma(d) => {
+            cx.check_operand_list(code, a, "pragma operands", d.operands, pragma_operand)
+        }
+        Code::DirectiveVariable(d) => {
+            cx.check_string(code, a, "variable name", d.name);
+            if let Some(init) = d.init.non_null() {
+                match cx.m.operand(init) {
+                    Ok(o) if is_constant(kind_of_operand(&o)) => {}
+                    Ok(o) => cx.code_err(
+                        at,
+                        format!(
+                            "variable initializer {init} has kind {:?}, not a constant",
+                            kind_of_operand(&o)
+                        ),
+                    ),
+                    Err(e) => cx.code_err(at, format!("variable initializer: {e}")),
+                }
+            }
+        }
+        Code::DirectiveFunction(d)
+        | Code::DirectiveKernel(d)
+        | Code::DirectiveIndirectFunction(d)
+        | Code::DirectiveSignature(d) => {
+            cx.check_string(code, a, "executable name", d.name);
+            cx.check_code_pos(at, "firstInArg", d.first_in_arg);
+            cx.check_code_pos(at, "firstCodeBlockEntry", d.first_code_block_entry);
+            cx.check_code_pos(at, "nextModuleEntry", d.next_module_entry);
+        }
+        Code::DirectiveArgBlockEnd(_)
+        | Code::DirectiveArgBlockStart(_)
+        | Code::DirectiveNone(_) => {}
+        _ => {
+            if let Some(i) = c.inst() {
+                cx.check_operand_list(code, a, "instruction operands", i.operands, inst_operand);
+                if cx
+                    .m
+                    .raw_list(i.operands)
+                    .is_ok_and(|l| l.count() > MAX_INST_OPERANDS)
+                {
+                    cx.code_err(
+                        at,
+                        format!("an instruction has more than {MAX_INST_OPERANDS} operands"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn check_operand_entry(cx: &mut Cx<'_, '_>, at: OperandOffset, o: Operand<'_>) {
+    let opnd = BrigSectionIndex::OPERAND;
+    let a = at.get();
+    match o {
+        Operand::Unknown(b) => cx.op_err(
+            at,
+            format!(
+                "entry kind {:?} is not an hsa_operand kind (PRM 18.3.15)",
+                b.kind
+            ),
+        ),
+        Operand::Address(e) => {
+            if let Some(sym) = e.symbol.non_null() {
+                match cx.m.code(sym) {
+                    Ok(Code::DirectiveVariable(_)) => {}
+                    Ok(c) => cx.op_err(
+                        at,
+                        format!("address symbol {sym} is a {:?}, not a variable", c.kind()),
+                    ),
+                    Err(e) => cx.op_err(at, format!("address symbol: {e}")),
+                }
+            }
+            if let Some(r) = e.reg.non_null() {
+                match cx.m.operand(r) {
+                    Ok(Operand::Register(_)) => {}
+                    Ok(o) => cx.op_err(
+                        at,
+                        format!(
+                            "address register {r} has kind {:?}, not a register",
+                            kind_of_operand(&o)
+                        ),
+                    ),
+                    Err(e) => cx.op_err(at, format!("address register: {e}")),
+                }
+            }
+        }
+        Operand::CodeList(e) => {
+            if let Err(e) = cx.m.code_list(e.elements) {
+                cx.op_err(at, format!("code list: {e}"));
+            }
+        }
+        Operand::CodeRef(e) => {
+            if let Err(e) = cx.m.code(e.ref_) {
+                cx.op_err(at, format!("code reference: {e}"));
+            }
+        }
+        Operand::ConstantBytes(e) => match cx.m.data_bytes(e.bytes) {
+            Err(err) => cx.op_err(at, format!("constant bytes: {err}")),
+            Ok(b) => check_constant_size(cx, at, e.type_, b.len()),
+        },
+        Operand::ConstantOperandList(e) => {
+            cx.check_operand_list(opnd, a, "aggregate elements", e.elements, aggregate_element)
+        }
+        Operand::OperandList(e) => {
+            cx.check_operand_list(opnd, a, "vector elements", e.elements, vector_element)
+        }
+        Operand::Register(r) => {
+            if r.reg_kind.raw() > 3 {
+                cx.op_err(at, format!("unknown register kind {}", r.reg_kind.raw()));
+            }
+        }
+        Operand::String(e) => cx.check_string(opnd, a, "string operand", e.string),
+        Operand::Align(_)
+        | Operand::ConstantImage(_)
+        | Operand::ConstantSampler(_)
+        | Operand::Wavesize(_) => {}
+    }
+}
+
+/// `BrigOperandConstantBytes`: the byte count must be the type's size (an
+/// array: a whole number of elements).
+fn check_constant_size(cx: &mut Cx<'_, '_>, at: OperandOffset, ty: brig::BrigType, len: usize) {
+    let Some(size) = ty.byte_size() else {
+        cx.op_err(at, format!("constant has unknown type {:#x}", ty.raw()));
+        return;
+    };
+    let size = size as usize;
+    let ok = if ty.is_array() {
+        size != 0 && len.is_multiple_of(size)
+    } else {
+        len == size
+    };
+    if !ok {
+        cx.op_err(
+            at,
+            format!(
+                "constant of type {} has {len} bytes, expected {}{size}",
+                ty.text().unwrap_or_default(),
+                if ty.is_array() { "a multiple of " } else { "" }
+            ),
+        );
+    }
+}
+
+/// Walks the module-level entries: the first is the module directive;
+/// executables skip to `nextModuleEntry`, their arguments come right after
+/// them and their code block from `firstCodeBlockEntry`.
+fn check_module_chain(cx: &mut Cx<'_, '_>) {
+    let m = cx.m;
+    let end = m.code_end();
+    let Some(&(mut at, _)) = m.code_entries().first() else {
+        return;
+    };
+    while at < end {
+        let Ok(c) = m.code(at) else { return };
+        let Ok(next) = m.next_code(at) else { return };
+        let Some(e) = c.executable() else {
+            at = next;
+            continue;
+        };
+        // Arguments: out_arg_count + in_arg_count variables after `at`.
+        let mut pos = next;
+        let total = u32::from(e.out_arg_count.get()) + u32::from(e.in_arg_count.get());
+        for i in 0..total {
+            if i == u32::from(e.out_arg_count.get())
+                && e.in_arg_count.get() > 0
+                && e.first_in_arg != pos
+            {
+                cx.code_err(
+                    at,
+                    format!("firstInArg is {}, expected {pos}", e.first_in_arg),
+                );
+            }
+            match m.code(pos) {
+                Ok(Code::DirectiveVariable(_)) => {}
+                _ => {
+                    cx.code_err(
+                        at,
+                        format!("argument {i} ({pos}) is not a variable directive"),
+                    );
+                    return;
+                }
+            }
+            match m.next_code(pos) {
+                Ok(n) => pos = n,
+                Err(_) => return,
+            }
+        }
+        let fcb = e.first_code_block_entry;
+        let nme = e.next_module_entry;
+        if nme <= at {
+            cx.code_err(
+                at,
+                format!("nextModuleEntry {nme} does not follow the directive"),
+            );
+            return;
+        }
+        if fcb < pos || fcb > nme {
+            cx.code_err(
+                at,
+                format!(
+                    "firstCodeBlockEntry {fcb} is not between the end of the arguments ({pos}) \
+                     and nextModuleEntry ({nme})"
+                ),
+            );
+            return;
+        }
+        let is_def = e
+            .modifier
+            .contains(brig::BrigExecutableModifierMask::DEFINITION);
+        if !is_def && fcb != nme {
+            cx.code_err(at, "a declaration has a code block".to_owned());
+        }
+        at = nme;
+    }
+}
