@@ -11,7 +11,7 @@
 use core::fmt;
 use core::mem::size_of;
 
-use zerocopy::FromBytes;
+use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
 use crate::entries::*;
 use crate::enums::*;
@@ -126,8 +126,37 @@ pub struct BrigModule<'a> {
     bytes: &'a [u8],
     header: &'a BrigModuleHeader,
     sections: Vec<BrigSection<'a>>,
-    /// Entry start offsets of hsa_data, hsa_code, hsa_operand (sorted).
-    starts: [Vec<u32>; 3],
+    /// Entry starts of hsa_data, hsa_code, hsa_operand.
+    starts: [EntryStarts; 3],
+}
+
+/// The entry starts of one section: in file order (to iterate) and as one
+/// bit per 4-byte word (to check a reference in constant time; every entry
+/// starts on a multiple of 4).
+#[derive(Clone, Debug, Default)]
+struct EntryStarts {
+    offsets: Vec<u32>,
+    words: Vec<u64>,
+}
+
+impl EntryStarts {
+    fn new(offsets: Vec<u32>, section_len: usize) -> Self {
+        let mut words = vec![0u64; section_len.div_ceil(4 * 64)];
+        for &o in &offsets {
+            let w = (o / 4) as usize;
+            words[w / 64] |= 1 << (w % 64);
+        }
+        Self { offsets, words }
+    }
+
+    fn contains(&self, offset: u32) -> bool {
+        let w = (offset / 4) as usize;
+        offset.is_multiple_of(4)
+            && self
+                .words
+                .get(w / 64)
+                .is_some_and(|b| b >> (w % 64) & 1 != 0)
+    }
 }
 
 /// An `hsa_code` entry, by kind.
@@ -514,10 +543,17 @@ impl<'a> BrigModule<'a> {
             sections.push(Self::parse_section_header(bytes, i, entry_at, sec_off)?);
         }
 
-        let mut starts: [Vec<u32>; 3] = Default::default();
-        starts[0] = Self::walk_data(&sections[0])?;
-        starts[1] = Self::walk_entries(&sections[1], CODE)?;
-        starts[2] = Self::walk_entries(&sections[2], OPERAND)?;
+        let starts = [
+            EntryStarts::new(Self::walk_data(&sections[0])?, sections[0].bytes.len()),
+            EntryStarts::new(
+                Self::walk_entries(&sections[1], CODE)?,
+                sections[1].bytes.len(),
+            ),
+            EntryStarts::new(
+                Self::walk_entries(&sections[2], OPERAND)?,
+                sections[2].bytes.len(),
+            ),
+        ];
         Ok(Self {
             bytes,
             header,
@@ -723,7 +759,7 @@ impl<'a> BrigModule<'a> {
                 format!("null {what} reference"),
             ));
         }
-        if starts.binary_search(&offset).is_err() {
+        if !starts.contains(offset) {
             return Err(BrigError::in_section(
                 which,
                 u64::from(offset),
@@ -756,21 +792,37 @@ impl<'a> BrigModule<'a> {
         })
     }
 
-    fn u32_list(&self, offset: DataOffset) -> Result<Vec<u32>> {
+    /// An offset list in `hsa_data` viewed in place as `T`s (offset 0 is
+    /// the empty list).
+    fn list_ref<T: FromBytes + Immutable + KnownLayout + Unaligned>(
+        &self,
+        offset: DataOffset,
+    ) -> Result<&'a [T]> {
         if offset.is_none() {
-            return Ok(Vec::new());
+            return Ok(&[]);
         }
         let b = self.data_bytes(offset)?;
-        if b.len() % 4 != 0 {
-            return Err(BrigError::in_section(
+        <[T]>::ref_from_bytes(b).map_err(|_| {
+            BrigError::in_section(
                 DATA,
                 u64::from(offset.get()),
                 format!("offset list of {} bytes is not a multiple of 4", b.len()),
-            ));
-        }
-        Ok(b.chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
+            )
+        })
+    }
+
+    /// An operand list in place, its elements not yet checked: each is
+    /// checked when followed with [`operand`](Self::operand). Offset 0 is
+    /// the empty list. For readers that follow every element anyway (the
+    /// printer); [`operand_list`](Self::operand_list) checks them all first.
+    pub fn operand_list_ref(&self, offset: DataOffset) -> Result<&'a [OperandOffset]> {
+        self.list_ref(offset)
+    }
+
+    /// A code list in place, its elements not yet checked (see
+    /// [`operand_list_ref`](Self::operand_list_ref)).
+    pub fn code_list_ref(&self, offset: DataOffset) -> Result<&'a [CodeOffset]> {
+        self.list_ref(offset)
     }
 
     /// An operand list (instruction operands, `BrigOperandOperandList` and
@@ -778,33 +830,39 @@ impl<'a> BrigModule<'a> {
     /// Offset 0 is the empty list. Every element must be an `hsa_operand`
     /// entry start.
     pub fn operand_list(&self, offset: DataOffset) -> Result<Vec<OperandOffset>> {
-        let list = self.u32_list(offset)?;
+        let list = self.operand_list_ref(offset)?;
         for (i, &o) in list.iter().enumerate() {
-            if o == 0 || self.starts[2].binary_search(&o).is_err() {
+            if !self.is_operand_entry(o) {
                 return Err(BrigError::in_section(
                     DATA,
                     u64::from(offset.get()) + 4 + 4 * i as u64,
-                    format!("operand list element {i} ({o:#x}) is not an hsa_operand entry"),
+                    format!(
+                        "operand list element {i} ({:#x}) is not an hsa_operand entry",
+                        o.get()
+                    ),
                 ));
             }
         }
-        Ok(list.into_iter().map(OperandOffset::new).collect())
+        Ok(list.to_vec())
     }
 
     /// A code list (`BrigOperandCodeList` elements). Offset 0 is the empty
     /// list. Every element must be an `hsa_code` entry start.
     pub fn code_list(&self, offset: DataOffset) -> Result<Vec<CodeOffset>> {
-        let list = self.u32_list(offset)?;
+        let list = self.code_list_ref(offset)?;
         for (i, &o) in list.iter().enumerate() {
-            if o == 0 || self.starts[1].binary_search(&o).is_err() {
+            if !self.is_code_entry(o) {
                 return Err(BrigError::in_section(
                     DATA,
                     u64::from(offset.get()) + 4 + 4 * i as u64,
-                    format!("code list element {i} ({o:#x}) is not an hsa_code entry"),
+                    format!(
+                        "code list element {i} ({:#x}) is not an hsa_code entry",
+                        o.get()
+                    ),
                 ));
             }
         }
-        Ok(list.into_iter().map(CodeOffset::new).collect())
+        Ok(list.to_vec())
     }
 
     fn entry_bytes(&self, which: BrigSectionIndex, offset: u32, what: &str) -> Result<&'a [u8]> {
@@ -896,7 +954,7 @@ impl<'a> BrigModule<'a> {
 
     /// Every `hsa_code` entry in file order.
     pub fn code_entries(&self) -> impl Iterator<Item = Result<(CodeOffset, Code<'a>)>> + '_ {
-        self.starts[1].iter().map(move |&o| {
+        self.starts[1].offsets.iter().map(move |&o| {
             let off = CodeOffset::new(o);
             self.code(off).map(|c| (off, c))
         })
@@ -906,7 +964,7 @@ impl<'a> BrigModule<'a> {
     pub fn operand_entries(
         &self,
     ) -> impl Iterator<Item = Result<(OperandOffset, Operand<'a>)>> + '_ {
-        self.starts[2].iter().map(move |&o| {
+        self.starts[2].offsets.iter().map(move |&o| {
             let off = OperandOffset::new(o);
             self.operand(off).map(|c| (off, c))
         })
@@ -914,7 +972,7 @@ impl<'a> BrigModule<'a> {
 
     /// Every `hsa_data` entry in file order, as (offset, bytes).
     pub fn data_entries(&self) -> impl Iterator<Item = (DataOffset, &'a [u8])> + '_ {
-        self.starts[0].iter().filter_map(move |&o| {
+        self.starts[0].offsets.iter().filter_map(move |&o| {
             let off = DataOffset::new(o);
             self.data_bytes(off).ok().map(|b| (off, b))
         })
@@ -922,27 +980,36 @@ impl<'a> BrigModule<'a> {
 
     /// Offsets of all `hsa_code` entries, in file order.
     pub fn code_offsets(&self) -> impl Iterator<Item = CodeOffset> + '_ {
-        self.starts[1].iter().map(|&o| CodeOffset::new(o))
+        self.starts[1].offsets.iter().map(|&o| CodeOffset::new(o))
     }
 
     /// Offsets of all `hsa_operand` entries, in file order.
     pub fn operand_offsets(&self) -> impl Iterator<Item = OperandOffset> + '_ {
-        self.starts[2].iter().map(|&o| OperandOffset::new(o))
+        self.starts[2]
+            .offsets
+            .iter()
+            .map(|&o| OperandOffset::new(o))
     }
 
     /// Whether `offset` is the start of an `hsa_code` entry.
     pub fn is_code_entry(&self, offset: CodeOffset) -> bool {
-        self.starts[1].binary_search(&offset.get()).is_ok()
+        self.starts[1].contains(offset.get())
     }
 
     /// Whether `offset` is the start of an `hsa_operand` entry.
     pub fn is_operand_entry(&self, offset: OperandOffset) -> bool {
-        self.starts[2].binary_search(&offset.get()).is_ok()
+        self.starts[2].contains(offset.get())
     }
 
     /// Whether `offset` is the start of an `hsa_data` entry.
     pub fn is_data_entry(&self, offset: DataOffset) -> bool {
-        self.starts[0].binary_search(&offset.get()).is_ok()
+        self.starts[0].contains(offset.get())
+    }
+
+    /// The offset of the first `hsa_code` entry (possibly
+    /// [`code_end`](Self::code_end), for a module without code).
+    pub fn code_begin(&self) -> CodeOffset {
+        CodeOffset::new(self.std_section(CODE).first_entry())
     }
 
     /// The offset one past the last `hsa_code` entry (= the section size);
@@ -956,5 +1023,48 @@ impl<'a> BrigModule<'a> {
     pub fn next_code(&self, offset: CodeOffset) -> Result<CodeOffset> {
         let b = self.code_bytes(offset)?;
         Ok(CodeOffset::new(offset.get() + b.len() as u32))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KERNEL: &[u8] = include_bytes!("../tests/data/kernel.brig");
+
+    /// The constant-time entry-start check agrees with the list of starts
+    /// at every offset of every section.
+    #[test]
+    fn entry_start_bits_match_the_offsets() {
+        let m = BrigModule::parse(KERNEL).unwrap();
+        for (s, sec) in m.starts.iter().zip(m.sections()) {
+            assert!(!s.offsets.is_empty());
+            for off in 0..sec.bytes.len() as u32 + 8 {
+                assert_eq!(
+                    s.contains(off),
+                    s.offsets.binary_search(&off).is_ok(),
+                    "{off}"
+                );
+            }
+        }
+    }
+
+    /// The in-place lists hold what the checked lists hold.
+    #[test]
+    fn lists_in_place_match_checked_lists() {
+        let m = BrigModule::parse(KERNEL).unwrap();
+        assert_eq!(m.code_offsets().next(), Some(m.code_begin()));
+        let mut lists = 0;
+        for entry in m.code_entries() {
+            let (_, code) = entry.unwrap();
+            if let Some(inst) = code.inst() {
+                let list = m.operand_list_ref(inst.operands).unwrap();
+                assert_eq!(list, &m.operand_list(inst.operands).unwrap()[..]);
+                lists += usize::from(!list.is_empty());
+            }
+        }
+        assert!(lists > 0);
+        assert!(m.operand_list_ref(DataOffset::NONE).unwrap().is_empty());
+        assert!(m.code_list_ref(DataOffset::NONE).unwrap().is_empty());
     }
 }

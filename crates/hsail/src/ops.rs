@@ -1,16 +1,23 @@
 //! The one table of HSAIL instructions (PRM ch. 5–16, BRIG opcodes §18.7).
 //!
-//! Every core opcode has one row in [`for_each_opcode!`]: its BRIG opcode
-//! number, mnemonic, the mnemonic grammar it takes (which also fixes the BRIG
+//! Every core opcode has one row in
+//! [`for_each_opcode!`](crate::for_each_opcode): its BRIG opcode number,
+//! mnemonic, the mnemonic grammar it takes (which also fixes the BRIG
 //! instruction format, see [`Syntax`]), the default width HSAILasm writes
 //! when no `_width(…)` suffix is given, and the type each operand is read
-//! with (this decides how an immediate is encoded). Parser, lowering, printer
-//! and validator all read this table; nothing else lists opcodes.
+//! with (this decides how an immediate is encoded), and which operand's
+//! vector size the mnemonic shows (`ld_v4`). Parser, lowering, printer and
+//! validator all read this table; nothing else lists opcodes.
 //!
 //! Format rule (as HSAILasm does it): a [`Syntax::BasicOrMod`] instruction is
 //! written as `BrigInstBasic` unless it has an `_ftz`, rounding or packing
 //! suffix, then it is `BrigInstMod` (with the default rounding of the
 //! instruction filled in, see [`default_round_mod`]).
+//!
+//! The spellings of every other BRIG enumeration value (types, segments,
+//! rounding modes, …) are the tables of [`names`], in both directions.
+
+pub mod names;
 
 /// Mnemonic grammar of an instruction; fixes the BRIG instruction kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +100,18 @@ pub enum DefWidth {
     WaveSize,
 }
 
+impl DefWidth {
+    /// The `BrigWidth` value (what the printer leaves out).
+    pub const fn brig(self) -> brig::BrigWidth {
+        match self {
+            DefWidth::None => brig::BrigWidth::NONE,
+            DefWidth::One => brig::BrigWidth::_1,
+            DefWidth::All => brig::BrigWidth::ALL,
+            DefWidth::WaveSize => brig::BrigWidth::WAVESIZE,
+        }
+    }
+}
+
 /// One row of the opcode table.
 #[derive(Debug, Clone, Copy)]
 pub struct OpInfo {
@@ -106,10 +125,15 @@ pub struct OpInfo {
     pub width: DefWidth,
     /// Type of each operand, in order.
     pub operands: &'static [OpTy],
+    /// The operand whose vector size the mnemonic shows as `_vN` (`ld_v4`,
+    /// `combine_v2`), if the instruction has one.
+    pub vector_operand: Option<usize>,
 }
 
 /// Calls `$m!` with the whole table:
-/// `{ (NAME, number, "mnemonic", Syntax, DefWidth, [operand types]), … }`.
+/// `{ (NAME, number, "mnemonic", Syntax, DefWidth, [operand types]), … }`,
+/// where a row ends in `, vector N` when operand `N` can be a vector whose
+/// size the mnemonic shows (`_vN`).
 #[macro_export]
 macro_rules! for_each_opcode {
     ($m:ident) => {
@@ -154,8 +178,8 @@ macro_rules! for_each_opcode {
             (BITSELECT, 37, "bitselect", Basic, None, [T, T, T, T]),
             (FIRSTBIT, 38, "firstbit", SourceType, None, [T, S]),
             (LASTBIT, 39, "lastbit", SourceType, None, [T, S]),
-            (COMBINE, 40, "combine", SourceType, None, [T, S]),
-            (EXPAND, 41, "expand", SourceType, None, [T, S]),
+            (COMBINE, 40, "combine", SourceType, None, [T, S], vector 1),
+            (EXPAND, 41, "expand", SourceType, None, [T, S], vector 0),
             (LDA, 42, "lda", Addr, None, [T, Addr]),
             (MOV, 43, "mov", Basic, None, [T, T]),
             (SHUFFLE, 44, "shuffle", Basic, None, [T, T, T, B32]),
@@ -185,16 +209,16 @@ macro_rules! for_each_opcode {
             (STOF, 68, "stof", SegCvt, None, [T, S]),
             (CMP, 69, "cmp", Cmp, None, [T, S, S]),
             (CVT, 70, "cvt", Cvt, None, [T, S]),
-            (LD, 71, "ld", Mem, One, [T, Addr]),
-            (ST, 72, "st", Mem, None, [T, Addr]),
+            (LD, 71, "ld", Mem, One, [T, Addr], vector 0),
+            (ST, 72, "st", Mem, None, [T, Addr], vector 0),
             (ATOMIC, 73, "atomic", Atomic, None, [T, Addr, T, T]),
             (ATOMICNORET, 74, "atomicnoret", Atomic, None, [Addr, T, T]),
             (SIGNAL, 75, "signal", Signal, None, [T, Sig, T, T]),
             (SIGNALNORET, 76, "signalnoret", Signal, None, [Sig, T]),
             (MEMFENCE, 77, "memfence", MemFence, None, []),
-            (RDIMAGE, 78, "rdimage", Image, None, [T, Img, Any, C]),
-            (LDIMAGE, 79, "ldimage", Image, None, [T, Img, C]),
-            (STIMAGE, 80, "stimage", Image, None, [T, Img, C]),
+            (RDIMAGE, 78, "rdimage", Image, None, [T, Img, Any, C], vector 0),
+            (LDIMAGE, 79, "ldimage", Image, None, [T, Img, C], vector 0),
+            (STIMAGE, 80, "stimage", Image, None, [T, Img, C], vector 0),
             (IMAGEFENCE, 81, "imagefence", ImageFence, None, []),
             (QUERYIMAGE, 82, "queryimage", QueryImage, None, [T, Img]),
             (QUERYSAMPLER, 83, "querysampler", QuerySampler, None, [T, Any]),
@@ -212,7 +236,7 @@ macro_rules! for_each_opcode {
             (LDF, 95, "ldf", Basic, None, [T, U32]),
             (ACTIVELANECOUNT, 96, "activelanecount", Lane, One, [T, S]),
             (ACTIVELANEID, 97, "activelaneid", Lane, One, [T]),
-            (ACTIVELANEMASK, 98, "activelanemask", Lane, One, [T, S]),
+            (ACTIVELANEMASK, 98, "activelanemask", Lane, One, [T, S], vector 0),
             (ACTIVELANEPERMUTE, 99, "activelanepermute", Lane, One, [T, T, U32, T, B1]),
             (CALL, 100, "call", Br, All, [Any, U64, Any]),
             (SCALL, 101, "scall", Br, One, [Any, T, Any, Any]),
@@ -255,8 +279,19 @@ macro_rules! for_each_opcode {
     };
 }
 
+/// `None`, or `Some` of the optional column.
+macro_rules! optional {
+    () => {
+        None
+    };
+    ($v:literal) => {
+        Some($v)
+    };
+}
+
 macro_rules! build_table {
-    ($(($name:ident, $num:expr, $mn:expr, $syn:ident, $w:ident, [$($ty:ident),*])),* $(,)?) => {
+    ($(($name:ident, $num:expr, $mn:expr, $syn:ident, $w:ident, [$($ty:ident),*]
+        $(, vector $v:literal)?)),* $(,)?) => {
         /// Every core opcode, in opcode order.
         pub static OPCODES: &[OpInfo] = &[
             $(OpInfo {
@@ -266,6 +301,7 @@ macro_rules! build_table {
                 syntax: Syntax::$syn,
                 width: DefWidth::$w,
                 operands: &[$(OpTy::$ty),*],
+                vector_operand: optional!($($v)?),
             }),*
         ];
     };
@@ -279,7 +315,8 @@ pub fn info(opcode: u16) -> Option<&'static OpInfo> {
 }
 
 macro_rules! build_lookup {
-    ($(($name:ident, $num:expr, $mn:expr, $syn:ident, $w:ident, [$($ty:ident),*])),* $(,)?) => {
+    ($(($name:ident, $num:expr, $mn:expr, $syn:ident, $w:ident, [$($ty:ident),*]
+        $(, vector $v:literal)?)),* $(,)?) => {
         /// Row for a mnemonic (the part before the first `_`).
         pub fn lookup(mnemonic: &str) -> Option<&'static OpInfo> {
             let i: usize = match mnemonic {
@@ -365,119 +402,17 @@ pub mod types {
     pub const BASE_MASK: u16 = 31;
     pub const PACK_MASK: u16 = 3 << 5;
 
-    /// Type names as written in HSAIL (`u8x4`, `roimg`, …) with their value.
-    pub static NAMES: &[(&str, u16)] = &[
-        ("u8", U8),
-        ("u16", U16),
-        ("u32", U32),
-        ("u64", U64),
-        ("s8", S8),
-        ("s16", S16),
-        ("s32", S32),
-        ("s64", S64),
-        ("f16", F16),
-        ("f32", F32),
-        ("f64", F64),
-        ("b1", B1),
-        ("b8", B8),
-        ("b16", B16),
-        ("b32", B32),
-        ("b64", B64),
-        ("b128", B128),
-        ("samp", SAMP),
-        ("roimg", ROIMG),
-        ("woimg", WOIMG),
-        ("rwimg", RWIMG),
-        ("sig32", SIG32),
-        ("sig64", SIG64),
-        ("u8x4", U8 | PACK_32),
-        ("u8x8", U8 | PACK_64),
-        ("u8x16", U8 | PACK_128),
-        ("u16x2", U16 | PACK_32),
-        ("u16x4", U16 | PACK_64),
-        ("u16x8", U16 | PACK_128),
-        ("u32x2", U32 | PACK_64),
-        ("u32x4", U32 | PACK_128),
-        ("u64x2", U64 | PACK_128),
-        ("s8x4", S8 | PACK_32),
-        ("s8x8", S8 | PACK_64),
-        ("s8x16", S8 | PACK_128),
-        ("s16x2", S16 | PACK_32),
-        ("s16x4", S16 | PACK_64),
-        ("s16x8", S16 | PACK_128),
-        ("s32x2", S32 | PACK_64),
-        ("s32x4", S32 | PACK_128),
-        ("s64x2", S64 | PACK_128),
-        ("f16x2", F16 | PACK_32),
-        ("f16x4", F16 | PACK_64),
-        ("f16x8", F16 | PACK_128),
-        ("f32x2", F32 | PACK_64),
-        ("f32x4", F32 | PACK_128),
-        ("f64x2", F64 | PACK_128),
-    ];
-
-    /// Type value of a type name.
+    /// Type value of a type name (the [`super::names::types`] table).
     pub fn from_name(s: &str) -> Option<u16> {
-        Some(match s {
-            "u8" => U8,
-            "u16" => U16,
-            "u32" => U32,
-            "u64" => U64,
-            "s8" => S8,
-            "s16" => S16,
-            "s32" => S32,
-            "s64" => S64,
-            "f16" => F16,
-            "f32" => F32,
-            "f64" => F64,
-            "b1" => B1,
-            "b8" => B8,
-            "b16" => B16,
-            "b32" => B32,
-            "b64" => B64,
-            "b128" => B128,
-            "samp" => SAMP,
-            "roimg" => ROIMG,
-            "woimg" => WOIMG,
-            "rwimg" => RWIMG,
-            "sig32" => SIG32,
-            "sig64" => SIG64,
-            "u8x4" => U8 | PACK_32,
-            "u8x8" => U8 | PACK_64,
-            "u8x16" => U8 | PACK_128,
-            "u16x2" => U16 | PACK_32,
-            "u16x4" => U16 | PACK_64,
-            "u16x8" => U16 | PACK_128,
-            "u32x2" => U32 | PACK_64,
-            "u32x4" => U32 | PACK_128,
-            "u64x2" => U64 | PACK_128,
-            "s8x4" => S8 | PACK_32,
-            "s8x8" => S8 | PACK_64,
-            "s8x16" => S8 | PACK_128,
-            "s16x2" => S16 | PACK_32,
-            "s16x4" => S16 | PACK_64,
-            "s16x8" => S16 | PACK_128,
-            "s32x2" => S32 | PACK_64,
-            "s32x4" => S32 | PACK_128,
-            "s64x2" => S64 | PACK_128,
-            "f16x2" => F16 | PACK_32,
-            "f16x4" => F16 | PACK_64,
-            "f16x8" => F16 | PACK_128,
-            "f32x2" => F32 | PACK_64,
-            "f32x4" => F32 | PACK_128,
-            "f64x2" => F64 | PACK_128,
-            _ => return None,
-        })
+        super::names::types::from_text(s).map(brig::BrigType::raw)
     }
 
-    /// Name of a type value (array bit ignored).
+    /// Name of a type value (array bit ignored); `"none"` if it has none.
     pub fn name(t: u16) -> &'static str {
-        let t = t & !ARRAY;
-        NAMES
-            .iter()
-            .find(|&&(_, v)| v == t)
-            .map(|&(n, _)| n)
-            .unwrap_or("none")
+        match super::names::types::text(brig::BrigType::new(t & !ARRAY)) {
+            Some(n) if !n.is_empty() => n,
+            _ => "none",
+        }
     }
 
     pub fn is_packed(t: u16) -> bool {
@@ -586,10 +521,25 @@ mod tests {
 
     #[test]
     fn type_names_round_trip() {
-        for &(n, t) in types::NAMES {
-            assert_eq!(types::from_name(n), Some(t));
-            assert_eq!(types::name(t), n);
+        for &(t, n) in names::types::ALL {
+            assert_eq!(types::from_name(n), Some(t.raw()));
+            assert_eq!(types::name(t.raw()), n);
+            assert_eq!(types::name(t.raw() | types::ARRAY), n);
         }
+        assert_eq!(types::name(types::NONE), "none");
+    }
+
+    #[test]
+    fn vector_operands() {
+        let vector = |m| lookup(m).unwrap().vector_operand;
+        assert_eq!(vector("ld"), Some(0));
+        assert_eq!(vector("combine"), Some(1));
+        assert_eq!(vector("add"), None);
+        let n = OPCODES
+            .iter()
+            .filter(|i| i.vector_operand.is_some())
+            .count();
+        assert_eq!(n, 8);
     }
 
     #[test]

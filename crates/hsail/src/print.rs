@@ -1,12 +1,22 @@
 //! The disassembler: BRIG → canonical HSAIL text, byte-identical to
 //! `HSAILasm -disassemble`.
 //!
+//! The printer reads BRIG through the `brig` crate's zero-copy reader:
+//! [`BrigModule::parse`] checks the container and every entry boundary,
+//! then each reference is followed with [`BrigModule::code`],
+//! [`BrigModule::operand`] or [`BrigModule::data_bytes`] (which check that
+//! it names an entry start) and the entry's fields are read by their spec
+//! names (`inst.operands`, `var.segment`). Enumeration values are spelled
+//! with the tables of [`crate::ops::names`], mnemonics come from
+//! [`crate::ops`]. A bad reference or value is a [`BrigError`] naming the
+//! section and offset, never a panic.
+//!
 //! The printer walks `hsa_code` from its first entry: module-level
 //! directives one after another, skipping from each kernel or function to
-//! its `nextModuleEntry` after printing its arguments and body. Everything
-//! else (operands, strings, referenced symbols) is reached through offsets,
-//! so any valid BRIG prints the same text whatever its layout, including
-//! BRIG whose instructions share operand entries.
+//! its `next_module_entry` after printing its arguments and body.
+//! Everything else (operands, strings, referenced symbols) is reached
+//! through offsets, so any valid BRIG prints the same text whatever its
+//! layout, including BRIG whose instructions share operand entries.
 //!
 //! Layout rules (all observed from HSAILasm): a blank line before every
 //! kernel, function and label; one tab per nesting level (kernel body, arg
@@ -16,28 +26,32 @@
 //! Output goes into one `String`; nothing is allocated per entry.
 
 mod inst;
-mod names;
-mod reader;
 mod value;
 
-use core::fmt::Write as _;
+use brig::{
+    BrigDirectiveExecutable, BrigDirectiveVariable, BrigError, BrigExecutableModifierMask,
+    BrigLinkage, BrigMachineModel, BrigModule, BrigSectionIndex, BrigSegment, BrigType,
+    BrigVariableModifierMask, Code, CodeOffset, DataOffset, Operand, OperandOffset,
+};
 
-use brig::BrigError;
-use reader::{Entry, R, Section, Sections, fault};
+use crate::ops::names;
+
+/// Result of printing: text in [`Printer::out`] or what is wrong where.
+type R<T> = Result<T, BrigError>;
 
 /// Disassembles a BRIG module into HSAILasm's canonical text.
 ///
 /// # Errors
 /// Returns an error naming the section and byte offset when the BRIG is
-/// malformed (bad header, offsets outside their section, unknown entry
-/// kinds or enumeration values).
+/// malformed (bad header, references that are not entry starts, unknown
+/// entry kinds or enumeration values).
 pub fn disassemble(brig: &[u8]) -> Result<String, BrigError> {
-    let module = brig::BrigModule::parse(brig)?;
-    let secs = Sections::new(&module)?;
     let mut p = Printer {
-        // Canonical text is typically about half the size of its BRIG.
-        out: String::with_capacity(brig.len() / 2 + 64),
-        s: secs,
+        m: BrigModule::parse(brig)?,
+        // Canonical text is typically half to two thirds the size of its
+        // BRIG; reserving the BRIG's size avoids copying on growth (pages
+        // never written are never touched).
+        out: String::with_capacity(brig.len() + 64),
         indent: 0,
         large: true,
         in_body: false,
@@ -47,31 +61,45 @@ pub fn disassemble(brig: &[u8]) -> Result<String, BrigError> {
     Ok(p.out)
 }
 
-/// Directive kinds.
-mod kind {
-    use brig::BrigKind;
+/// An error at an `hsa_code` offset.
+fn code_error(at: CodeOffset, what: impl Into<String>) -> BrigError {
+    BrigError::in_section(BrigSectionIndex::CODE, at.get().into(), what)
+}
 
-    pub const ARG_BLOCK_END: u16 = BrigKind::DIRECTIVE_ARG_BLOCK_END.raw();
-    pub const ARG_BLOCK_START: u16 = BrigKind::DIRECTIVE_ARG_BLOCK_START.raw();
-    pub const COMMENT: u16 = BrigKind::DIRECTIVE_COMMENT.raw();
-    pub const CONTROL: u16 = BrigKind::DIRECTIVE_CONTROL.raw();
-    pub const EXTENSION: u16 = BrigKind::DIRECTIVE_EXTENSION.raw();
-    pub const FBARRIER: u16 = BrigKind::DIRECTIVE_FBARRIER.raw();
-    pub const FUNCTION: u16 = BrigKind::DIRECTIVE_FUNCTION.raw();
-    pub const INDIRECT_FUNCTION: u16 = BrigKind::DIRECTIVE_INDIRECT_FUNCTION.raw();
-    pub const KERNEL: u16 = BrigKind::DIRECTIVE_KERNEL.raw();
-    pub const LABEL: u16 = BrigKind::DIRECTIVE_LABEL.raw();
-    pub const LOC: u16 = BrigKind::DIRECTIVE_LOC.raw();
-    pub const MODULE: u16 = BrigKind::DIRECTIVE_MODULE.raw();
-    pub const PRAGMA: u16 = BrigKind::DIRECTIVE_PRAGMA.raw();
-    pub const SIGNATURE: u16 = BrigKind::DIRECTIVE_SIGNATURE.raw();
-    pub const VARIABLE: u16 = BrigKind::DIRECTIVE_VARIABLE.raw();
+/// An error at an `hsa_operand` offset.
+fn operand_error(at: OperandOffset, what: impl Into<String>) -> BrigError {
+    BrigError::in_section(BrigSectionIndex::OPERAND, at.get().into(), what)
+}
+
+/// The offset just past the code entry `e` at `at`.
+fn next_code(at: CodeOffset, e: Code<'_>) -> CodeOffset {
+    CodeOffset::new(at.get().saturating_add(e.base().byte_count.get().into()))
+}
+
+/// A kernel, function, indirect function or signature.
+fn executable(e: Code<'_>) -> Option<&BrigDirectiveExecutable> {
+    match e {
+        Code::DirectiveKernel(x)
+        | Code::DirectiveFunction(x)
+        | Code::DirectiveIndirectFunction(x)
+        | Code::DirectiveSignature(x) => Some(x),
+        _ => None,
+    }
+}
+
+/// The spelling of a segment where HSAILasm leaves the flat segment out.
+fn segment_text(s: BrigSegment) -> Option<&'static str> {
+    if s == BrigSegment::FLAT {
+        Some("")
+    } else {
+        names::segment::text(s)
+    }
 }
 
 /// Printing state.
 struct Printer<'a> {
+    m: BrigModule<'a>,
     out: String,
-    s: Sections<'a>,
     /// Tabs before a line; arg block ends inside a body can take it below
     /// the body's level, as in HSAILasm (a negative level prints no tabs).
     indent: i32,
@@ -84,42 +112,39 @@ struct Printer<'a> {
     depth: u32,
 }
 
-/// Whether a code entry kind is a kernel, function, indirect function or
-/// signature.
-fn is_executable(kind: u16) -> bool {
-    matches!(
-        kind,
-        kind::FUNCTION | kind::INDIRECT_FUNCTION | kind::KERNEL | kind::SIGNATURE
-    )
-}
-
 impl<'a> Printer<'a> {
     fn module(&mut self) -> R<()> {
-        let end = self.s.code_len();
-        let mut off = self.s.code_first();
-        while off < end {
-            let e = self.s.code(off)?;
-            if e.kind >= 0x2000 {
-                return Err(fault(
-                    Section::Code,
-                    off,
-                    "instruction outside a kernel or function",
-                ));
+        let end = self.m.code_end();
+        let mut at = self.m.code_begin();
+        while at < end {
+            let e = self.m.code(at)?;
+            if e.kind().is_inst() {
+                return Err(code_error(at, "instruction outside a kernel or function"));
             }
-            self.directive_line(e)?;
-            let next = if is_executable(e.kind) {
-                e.u32(20)
-            } else {
-                e.end()
+            self.directive_line(at, e)?;
+            let next = match executable(e) {
+                Some(x) => x.next_module_entry,
+                None => next_code(at, e),
             };
-            if next <= off {
-                return Err(fault(
-                    Section::Code,
-                    off,
-                    "nextModuleEntry does not advance",
-                ));
+            if next <= at {
+                return Err(code_error(at, "nextModuleEntry does not advance"));
             }
-            off = next;
+            at = next;
+        }
+        Ok(())
+    }
+
+    /// `item` for each element of `list`, separated by `", "`.
+    fn comma_separated<T: Copy>(
+        &mut self,
+        list: &[T],
+        mut item: impl FnMut(&mut Self, T) -> R<()>,
+    ) -> R<()> {
+        for (i, &x) in list.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            item(self, x)?;
         }
         Ok(())
     }
@@ -130,72 +155,79 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn name(&mut self, off: u32) -> R<()> {
-        let s = self.s.data(off)?;
+    /// A name from `hsa_data`.
+    fn name(&mut self, at: DataOffset) -> R<()> {
+        let s = self.m.data_bytes(at)?;
         value::push_name(&mut self.out, s);
         Ok(())
     }
 
+    /// A string from `hsa_data` as a quoted literal.
+    fn string_literal(&mut self, at: DataOffset) -> R<()> {
+        let s = self.m.data_bytes(at)?;
+        value::push_string_literal(&mut self.out, s);
+        Ok(())
+    }
+
     /// A directive on its own line(s), with its blank line and indentation.
-    fn directive_line(&mut self, e: Entry<'a>) -> R<()> {
-        if e.kind == kind::MODULE {
-            self.large = e.u8(17) == 1;
+    fn directive_line(&mut self, at: CodeOffset, e: Code<'a>) -> R<()> {
+        match e {
+            Code::DirectiveModule(d) => self.large = d.machine_model == BrigMachineModel::LARGE,
+            Code::DirectiveLabel(_) | Code::DirectiveKernel(_) | Code::DirectiveFunction(_) => {
+                self.out.push('\n');
+            }
+            Code::DirectiveArgBlockEnd(_) if self.indent > 0 => self.indent -= 1,
+            _ => {}
         }
-        if matches!(e.kind, kind::LABEL | kind::KERNEL | kind::FUNCTION) {
-            self.out.push('\n');
-        }
-        if e.kind == kind::ARG_BLOCK_END && self.indent > 0 {
-            self.indent -= 1;
-        }
-        if e.kind != kind::LABEL {
+        if !matches!(e, Code::DirectiveLabel(_)) {
             self.tabs();
         }
-        if e.kind == kind::ARG_BLOCK_START {
+        if matches!(e, Code::DirectiveArgBlockStart(_)) {
             self.indent += 1;
         }
-        self.directive(e)?;
+        self.directive(at, e)?;
         self.out.push('\n');
         Ok(())
     }
 
-    fn directive(&mut self, e: Entry<'a>) -> R<()> {
-        match e.kind {
-            kind::MODULE => {
+    fn directive(&mut self, at: CodeOffset, e: Code<'a>) -> R<()> {
+        match e {
+            Code::DirectiveModule(d) => {
                 self.out.push_str("module ");
-                self.name(e.u32(4))?;
-                let profile = names::profile(e.u8(16));
-                let model = names::machine_model(e.u8(17));
-                let round = names::default_round(e.u8(18));
-                let (Some(profile), Some(model), Some(round)) = (profile, model, round) else {
-                    return Err(fault(Section::Code, e.off, "bad module directive field"));
+                self.name(d.name)?;
+                let (Some(profile), Some(model), Some(round)) = (
+                    names::profile::text(d.profile),
+                    names::machine_model::text(d.machine_model),
+                    names::default_round::text(d.default_float_round),
+                ) else {
+                    return Err(code_error(at, "bad module directive field"));
                 };
-                let _ = write!(
-                    self.out,
-                    ":{}:{}:{}:{}:{};",
-                    e.u32(8),
-                    e.u32(12),
-                    profile,
-                    model,
-                    round
-                );
+                self.out.push(':');
+                value::push_u64(&mut self.out, d.hsail_major.raw().into());
+                self.out.push(':');
+                value::push_u64(&mut self.out, d.hsail_minor.raw().into());
+                for text in [profile, model, round] {
+                    self.out.push(':');
+                    self.out.push_str(text);
+                }
+                self.out.push(';');
             }
-            kind::FUNCTION | kind::INDIRECT_FUNCTION | kind::KERNEL | kind::SIGNATURE => {
-                self.executable(e)?;
-            }
-            kind::VARIABLE => {
-                self.sym_decl(e)?;
-                let init = e.u32(8);
-                if init != 0 {
+            Code::DirectiveKernel(x)
+            | Code::DirectiveFunction(x)
+            | Code::DirectiveIndirectFunction(x)
+            | Code::DirectiveSignature(x) => self.executable(at, e, x)?,
+            Code::DirectiveVariable(v) => {
+                self.sym_decl(at, v)?;
+                if let Some(init) = v.init.non_null() {
                     self.out.push_str(" = ");
-                    let o = self.s.operand(init)?;
-                    match o.kind {
-                        inst::okind::CONSTANT_BYTES
-                        | inst::okind::CONSTANT_OPERAND_LIST
-                        | inst::okind::CONSTANT_IMAGE
-                        | inst::okind::CONSTANT_SAMPLER => self.operand(o)?,
+                    let o = self.m.operand(init)?;
+                    match o {
+                        Operand::ConstantBytes(_)
+                        | Operand::ConstantOperandList(_)
+                        | Operand::ConstantImage(_)
+                        | Operand::ConstantSampler(_) => self.operand(init, o)?,
                         _ => {
-                            return Err(fault(
-                                Section::Operand,
+                            return Err(operand_error(
                                 init,
                                 "variable initializer is not a constant",
                             ));
@@ -204,59 +236,64 @@ impl<'a> Printer<'a> {
                 }
                 self.out.push(';');
             }
-            kind::LABEL => {
-                self.name(e.u32(4))?;
+            Code::DirectiveLabel(l) => {
+                self.name(l.name)?;
                 self.out.push(':');
             }
-            kind::COMMENT => {
-                let s = self.s.data(e.u32(4))?;
+            Code::DirectiveComment(c) => {
+                let s = self.m.data_bytes(c.name)?;
                 value::push_comment(&mut self.out, s);
             }
-            kind::CONTROL => self.control(e)?,
-            kind::EXTENSION => {
-                self.out.push_str("extension ");
-                let s = self.s.data(e.u32(4))?;
-                value::push_string_literal(&mut self.out, s);
+            Code::DirectiveControl(c) => {
+                let Some(name) = names::control::text(c.control) else {
+                    return Err(code_error(at, "bad control directive"));
+                };
+                self.out.push_str(name);
+                let list = self.m.operand_list_ref(c.operands)?;
+                if !list.is_empty() {
+                    self.out.push(' ');
+                }
+                self.comma_separated(list, Self::control_operand)?;
                 self.out.push(';');
             }
-            kind::LOC => {
-                let _ = write!(self.out, "loc {}", e.u32(8));
-                let column = e.u32(12);
+            Code::DirectiveExtension(x) => {
+                self.out.push_str("extension ");
+                self.string_literal(x.name)?;
+                self.out.push(';');
+            }
+            Code::DirectiveLoc(l) => {
+                self.out.push_str("loc ");
+                value::push_u64(&mut self.out, l.line.get().into());
+                let column = l.column.get();
                 if column != 1 {
-                    let _ = write!(self.out, " {column}");
+                    self.out.push(' ');
+                    value::push_u64(&mut self.out, column.into());
                 }
                 self.out.push(' ');
-                let s = self.s.data(e.u32(4))?;
-                value::push_string_literal(&mut self.out, s);
+                self.string_literal(l.filename)?;
                 self.out.push(';');
             }
-            kind::PRAGMA => {
+            Code::DirectivePragma(p) => {
                 self.out.push_str("pragma ");
-                let list = self.s.offsets(e.u32(4))?;
-                for (i, off) in list.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push_str(", ");
-                    }
-                    self.typed_operand(off, false)?;
-                }
+                let list = self.m.operand_list_ref(p.operands)?;
+                self.comma_separated(list, |p, o| p.typed_operand(o, false))?;
                 self.out.push(';');
             }
-            kind::FBARRIER => {
-                if e.u8(8) & 1 == 0 {
+            Code::DirectiveFbarrier(f) => {
+                if !f.modifier.contains(BrigVariableModifierMask::DEFINITION) {
                     self.out.push_str("decl ");
                 }
-                self.linkage(e.u8(9), e.off)?;
+                self.linkage(f.linkage, at)?;
                 self.out.push_str("fbarrier ");
-                self.name(e.u32(4))?;
+                self.name(f.name)?;
                 self.out.push(';');
             }
-            kind::ARG_BLOCK_START => self.out.push('{'),
-            kind::ARG_BLOCK_END => self.out.push('}'),
+            Code::DirectiveArgBlockStart(_) => self.out.push('{'),
+            Code::DirectiveArgBlockEnd(_) => self.out.push('}'),
             _ => {
-                return Err(fault(
-                    Section::Code,
-                    e.off,
-                    format!("unexpected directive kind {:#x}", e.kind),
+                return Err(code_error(
+                    at,
+                    format!("unexpected directive kind {:#x}", e.kind().raw()),
                 ));
             }
         }
@@ -264,100 +301,82 @@ impl<'a> Printer<'a> {
     }
 
     /// `prog ` for program linkage; nothing for the others.
-    fn linkage(&mut self, linkage: u8, off: u32) -> R<()> {
-        match linkage {
-            1 => self.out.push_str("prog "),
-            0 | 2..=4 => {}
-            _ => return Err(fault(Section::Code, off, "bad linkage")),
+    fn linkage(&mut self, linkage: BrigLinkage, at: CodeOffset) -> R<()> {
+        match names::linkage::text(linkage) {
+            Some("") => {}
+            Some(t) => {
+                self.out.push_str(t);
+                self.out.push(' ');
+            }
+            None => return Err(code_error(at, "bad linkage")),
         }
         Ok(())
     }
 
-    fn control(&mut self, e: Entry<'a>) -> R<()> {
-        const U32: u16 = brig::BrigType::U32.raw();
-        const U64: u16 = brig::BrigType::U64.raw();
-        let Some(name) = names::control(e.u16(4)) else {
-            return Err(fault(Section::Code, e.off, "bad control directive"));
-        };
-        self.out.push_str(name);
-        let list = self.s.offsets(e.u32(8))?;
-        if list.len() > 0 {
-            self.out.push(' ');
+    /// An operand of a control directive: 32- and 64-bit integer constants
+    /// print as unsigned hex where HSAILasm's rule would give a `-`.
+    fn control_operand(&mut self, at: OperandOffset) -> R<()> {
+        let o = self.m.operand(at)?;
+        if let Operand::ConstantBytes(c) = o {
+            let bits = match c.type_ {
+                BrigType::U32 => 32,
+                BrigType::U64 => 64,
+                _ => return self.operand(at, o),
+            };
+            let bytes = self.m.data_bytes(c.bytes)?;
+            let Some(v) = bytes.get(..bits / 8) else {
+                return Err(operand_error(at, "constant too short"));
+            };
+            let raw = v.iter().rev().fold(0u64, |a, &b| (a << 8) | u64::from(b));
+            value::push_ctl_int(&mut self.out, raw, bits as u32);
+            return Ok(());
         }
-        for (i, off) in list.iter().enumerate() {
-            if i > 0 {
-                self.out.push_str(", ");
-            }
-            let o = self.s.operand(off)?;
-            if o.kind == inst::okind::CONSTANT_BYTES {
-                let ty = o.u16(4);
-                if ty == U32 || ty == U64 {
-                    let bytes = self.s.data(o.u32(8))?;
-                    let (n, bits) = if ty == U32 { (4, 32) } else { (8, 64) };
-                    let Some(v) = bytes.get(..n) else {
-                        return Err(fault(Section::Operand, off, "constant too short"));
-                    };
-                    let raw = v.iter().rev().fold(0u64, |a, &b| (a << 8) | u64::from(b));
-                    value::push_ctl_int(&mut self.out, raw, bits);
-                    continue;
-                }
-            }
-            self.operand(o)?;
-        }
-        self.out.push(';');
-        Ok(())
+        self.operand(at, o)
     }
 
     /// A kernel, function, indirect function or signature with its
     /// arguments and body.
-    fn executable(&mut self, e: Entry<'a>) -> R<()> {
-        let definition = e.u8(24) & 1 == 1;
+    fn executable(&mut self, at: CodeOffset, e: Code<'a>, x: &BrigDirectiveExecutable) -> R<()> {
+        let definition = x.modifier.contains(BrigExecutableModifierMask::DEFINITION);
         if !definition {
             self.out.push_str("decl ");
         }
-        self.linkage(e.u8(25), e.off)?;
-        self.out.push_str(match e.kind {
-            kind::KERNEL => "kernel ",
-            kind::FUNCTION => "function ",
-            kind::INDIRECT_FUNCTION => "indirect function ",
+        self.linkage(x.linkage, at)?;
+        let kernel = matches!(e, Code::DirectiveKernel(_));
+        self.out.push_str(match e {
+            Code::DirectiveKernel(_) => "kernel ",
+            Code::DirectiveFunction(_) => "function ",
+            Code::DirectiveIndirectFunction(_) => "indirect function ",
             _ => "signature ",
         });
-        self.name(e.u32(4))?;
-        if e.kind != kind::KERNEL {
-            self.args(e.end(), e.u16(8))?;
+        self.name(x.name)?;
+        if !kernel {
+            self.args(next_code(at, e), x.out_arg_count.get())?;
         }
-        self.args(e.u32(12), e.u16(10))?;
-        let first = e.u32(16);
-        let end = e.u32(20);
-        if first != 0 && definition && e.kind != kind::SIGNATURE {
+        self.args(x.first_in_arg, x.in_arg_count.get())?;
+        let first = x.first_code_block_entry;
+        let end = x.next_module_entry;
+        if !first.is_none() && definition && !matches!(e, Code::DirectiveSignature(_)) {
             if self.in_body {
-                return Err(fault(
-                    Section::Code,
-                    e.off,
-                    "kernel or function inside a body",
-                ));
+                return Err(code_error(at, "kernel or function inside a body"));
             }
-            if end > self.s.code_len() {
-                return Err(fault(
-                    Section::Code,
-                    e.off,
-                    "nextModuleEntry outside hsa_code",
-                ));
+            if end > self.m.code_end() {
+                return Err(code_error(at, "nextModuleEntry outside hsa_code"));
             }
             self.indent += 1;
             self.in_body = true;
             self.out.push_str("\n{\n");
-            let mut off = first;
-            while off < end {
-                let c = self.s.code(off)?;
-                if c.kind >= 0x2000 {
+            let mut c = first;
+            while c < end {
+                let e = self.m.code(c)?;
+                if e.kind().is_inst() {
                     self.tabs();
-                    self.instruction(c)?;
+                    self.instruction(c, e)?;
                     self.out.push('\n');
                 } else {
-                    self.directive_line(c)?;
+                    self.directive_line(c, e)?;
                 }
-                off = c.end();
+                c = next_code(c, e);
             }
             self.in_body = false;
             self.out.push('}');
@@ -367,23 +386,24 @@ impl<'a> Printer<'a> {
         Ok(())
     }
 
-    /// An argument list `(…)`: one argument inline, several one per line.
-    fn args(&mut self, mut off: u32, count: u16) -> R<()> {
+    /// An argument list `(…)` of `count` variables from `at` on: one
+    /// argument inline, several one per line.
+    fn args(&mut self, mut at: CodeOffset, count: u16) -> R<()> {
         self.out.push('(');
         if count == 1 {
-            let a = self.arg(off)?;
-            self.sym_decl(a)?;
+            let a = self.arg(at)?;
+            self.sym_decl(at, a)?;
         } else if count > 1 {
             self.indent += 1;
             for i in (1..=count).rev() {
-                let a = self.arg(off)?;
+                let a = self.arg(at)?;
                 self.out.push('\n');
                 self.tabs();
-                self.sym_decl(a)?;
+                self.sym_decl(at, a)?;
                 if i > 1 {
                     self.out.push(',');
                 }
-                off = a.end();
+                at = next_code(at, Code::DirectiveVariable(a));
             }
             self.indent -= 1;
         }
@@ -391,84 +411,84 @@ impl<'a> Printer<'a> {
         Ok(())
     }
 
-    fn arg(&self, off: u32) -> R<Entry<'a>> {
-        let a = self.s.code(off)?;
-        if a.kind != kind::VARIABLE {
-            return Err(fault(Section::Code, off, "argument is not a variable"));
+    fn arg(&self, at: CodeOffset) -> R<&'a BrigDirectiveVariable> {
+        match self.m.code(at)? {
+            Code::DirectiveVariable(v) => Ok(v),
+            _ => Err(code_error(at, "argument is not a variable")),
         }
-        Ok(a)
     }
 
     /// A variable declaration without initializer or `;`.
-    fn sym_decl(&mut self, e: Entry<'a>) -> R<()> {
-        let ty = e.u16(12);
-        let segment = e.u8(14);
-        let align = e.u8(15);
-        let modifier = e.u8(24);
-        let linkage = e.u8(25);
-        let allocation = e.u8(26);
-        let elem = ty & !names::TYPE_ARRAY;
-        let bad = |what: &str| fault(Section::Code, e.off, what);
-        if modifier & 1 == 0 {
+    fn sym_decl(&mut self, at: CodeOffset, v: &BrigDirectiveVariable) -> R<()> {
+        let elem = BrigType::new(v.type_.raw() & !BrigType::ARRAY_MASK);
+        if !v.modifier.contains(BrigVariableModifierMask::DEFINITION) {
             self.out.push_str("decl ");
         }
-        self.linkage(linkage, e.off)?;
-        match allocation {
-            2 if segment != names::SEGMENT_READONLY => self.out.push_str("alloc(agent) "),
-            0..=3 => {}
-            _ => return Err(bad("bad allocation")),
-        }
-        if align != 0 {
-            let Some(bytes) = names::align_bytes(align) else {
-                return Err(bad("bad alignment"));
-            };
-            if bytes > 1 && Some(bytes) != names::type_bytes(elem) {
-                let _ = write!(self.out, "align({bytes}) ");
+        self.linkage(v.linkage, at)?;
+        match names::allocation::text(v.allocation) {
+            None => return Err(code_error(at, "bad allocation")),
+            Some(a) if !a.is_empty() && v.segment != BrigSegment::READONLY => {
+                self.out.push_str("alloc(");
+                self.out.push_str(a);
+                self.out.push_str(") ");
             }
+            Some(_) => {}
         }
-        if modifier & 2 != 0 {
+        // Natural alignment is left out.
+        let Some(align) = names::align::text(v.align) else {
+            return Err(code_error(at, "bad alignment"));
+        };
+        let bytes = v.align.bytes().unwrap_or(0);
+        if bytes > 1 && bytes != crate::ops::types::size_bytes(elem.raw()) {
+            self.out.push_str("align(");
+            self.out.push_str(align);
+            self.out.push_str(") ");
+        }
+        if v.modifier.contains(BrigVariableModifierMask::CONST) {
             self.out.push_str("const ");
         }
-        let Some(seg) = names::segment(segment) else {
-            return Err(bad("bad segment"));
+        let Some(seg) = segment_text(v.segment) else {
+            return Err(code_error(at, "bad segment"));
         };
         self.out.push_str(seg);
-        let Some(tname) = names::type_name(elem) else {
-            return Err(bad("bad type"));
+        let Some(tname) = names::types::text(elem) else {
+            return Err(code_error(at, "bad type"));
         };
         if !tname.is_empty() {
             self.out.push('_');
             self.out.push_str(tname);
         }
-        let name = self.s.data(e.u32(4))?;
+        let name = self.m.data_bytes(v.name)?;
         if !name.is_empty() {
             self.out.push(' ');
             value::push_name(&mut self.out, name);
         }
-        if ty & names::TYPE_ARRAY != 0 {
-            let dim = e.u64(16);
-            if dim == 0 {
-                self.out.push_str("[]");
-            } else {
-                let _ = write!(self.out, "[{dim}]");
+        if v.type_.is_array() {
+            match v.dim.get() {
+                0 => self.out.push_str("[]"),
+                dim => {
+                    self.out.push('[');
+                    value::push_u64(&mut self.out, dim);
+                    self.out.push(']');
+                }
             }
         }
         Ok(())
     }
 
-    /// The name of a symbol referenced from an operand.
-    fn symbol_name(&mut self, code_off: u32, from: Section, at: u32) -> R<()> {
-        let d = self.s.code(code_off)?;
-        match d.kind {
-            kind::FUNCTION
-            | kind::INDIRECT_FUNCTION
-            | kind::KERNEL
-            | kind::SIGNATURE
-            | kind::VARIABLE
-            | kind::LABEL
-            | kind::FBARRIER
-            | kind::MODULE => self.name(d.u32(4)),
-            _ => Err(fault(from, at, "reference to an entry without a name")),
-        }
+    /// The name of a symbol referenced from the operand at `from`.
+    fn symbol_name(&mut self, symbol: CodeOffset, from: OperandOffset) -> R<()> {
+        let name = match self.m.code(symbol)? {
+            Code::DirectiveKernel(x)
+            | Code::DirectiveFunction(x)
+            | Code::DirectiveIndirectFunction(x)
+            | Code::DirectiveSignature(x) => x.name,
+            Code::DirectiveVariable(v) => v.name,
+            Code::DirectiveLabel(l) => l.name,
+            Code::DirectiveFbarrier(f) => f.name,
+            Code::DirectiveModule(d) => d.name,
+            _ => return Err(operand_error(from, "reference to an entry without a name")),
+        };
+        self.name(name)
     }
 }

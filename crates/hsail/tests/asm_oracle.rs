@@ -1,206 +1,84 @@
 //! Differential tests of `hsail::assemble` against HSAILasm, the reference
 //! assembler: every `tests/corpus/**/*.hsail` file, a set of inline
 //! snippets, random modules from `hsail-smith` and (ignored by default)
-//! line-level mutants of the corpus must assemble to byte-identical BRIG. On a mismatch the test
-//! prints the first differing offset and the `HSAILasm -decode` lines of
-//! both modules around it.
+//! line-level mutants of the corpus must assemble to byte-identical BRIG.
+//! On a mismatch the test prints the first differing offset (with its
+//! section) and the first differing line of `HSAILasm -decode` of both
+//! modules, and keeps both in a scratch directory.
 //!
 //! HSAILasm missing: the tests say so on stderr and pass, unless `CI` is
 //! set (then they fail). `ASM_ORACLE_FILTER=substring` limits the corpus;
 //! `ASM_ORACLE_EXTRA_DIRS=dir:dir` adds more directories of `.hsail` files.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::path::PathBuf;
 
-fn hsailasm() -> Option<PathBuf> {
-    let candidates = ["/usr/bin/HSAILasm", "/usr/local/bin/HSAILasm"];
-    for c in candidates {
-        if Path::new(c).exists() {
-            return Some(PathBuf::from(c));
-        }
-    }
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg("command -v HSAILasm")
-        .output()
-        .ok()?;
-    let p = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    if p.is_empty() {
-        None
-    } else {
-        Some(PathBuf::from(p))
-    }
-}
+use oracles::{Rng, Scratch, brig_difference, hsailasm_assemble, hsailasm_available};
 
-fn require_oracle() -> Option<PathBuf> {
-    match hsailasm() {
-        Some(p) => Some(p),
-        None => {
-            if std::env::var_os("CI").is_some() {
-                panic!("HSAILasm not found but CI is set");
-            }
-            eprintln!("SKIPPED: HSAILasm not found; oracle comparison not run");
-            None
-        }
-    }
-}
-
-fn temp_dir() -> PathBuf {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "hsail-asm-oracle-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn decode(asm: &Path, brig: &Path, dir: &Path, tag: &str) -> String {
-    let out = dir.join(format!("{tag}.yaml"));
-    let _ = Command::new(asm)
-        .arg("-decode")
-        .arg(brig)
-        .arg("-o")
-        .arg(&out)
-        .output();
-    std::fs::read_to_string(out).unwrap_or_default()
-}
-
-fn section_of(b: &[u8], off: usize) -> (&'static str, usize) {
-    let rd = |at: usize| -> usize {
-        b.get(at..at + 8)
-            .map(|s| u64::from_le_bytes(s.try_into().unwrap()) as usize)
-            .unwrap_or(usize::MAX)
-    };
-    let (d, c, o) = (rd(104), rd(112), rd(120));
-    if off >= o {
-        ("Operands", off - o)
-    } else if off >= c {
-        ("Code", off - c)
-    } else if off >= d {
-        ("Data", off - d)
-    } else {
-        ("Header", off)
-    }
-}
-
-/// Lines of a decode dump for the entry holding `rel` in `section`.
-fn context(yaml: &str, section: &str, rel: usize) -> String {
-    let mut in_sec = false;
-    let mut lines: Vec<(usize, &str)> = Vec::new();
-    for l in yaml.lines() {
-        if !l.starts_with(' ') {
-            in_sec = l.starts_with(section);
-            continue;
-        }
-        if in_sec && let Some(i) = l.find("offset: ") {
-            let n: String = l[i + 8..]
-                .chars()
-                .take_while(|c| c.is_ascii_digit())
-                .collect();
-            if let Ok(n) = n.parse() {
-                lines.push((n, l));
-            }
-        }
-    }
-    let idx = lines.iter().rposition(|&(o, _)| o <= rel).unwrap_or(0);
-    let lo = idx.saturating_sub(2);
-    let hi = (idx + 2).min(lines.len().saturating_sub(1));
-    lines
-        .get(lo..=hi)
-        .unwrap_or(&[])
-        .iter()
-        .map(|(_, l)| format!("  {l}"))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// Compare our BRIG with HSAILasm's; `Err` describes the first difference.
-/// `Ok(false)` means HSAILasm rejected the input (not comparable).
-fn compare(asm: &Path, name: &str, src: &str) -> Result<bool, String> {
-    let dir = temp_dir();
-    let input = dir.join("in.hsail");
-    std::fs::write(&input, src).unwrap();
-    let reference = dir.join("ref.brig");
-    let out = Command::new(asm)
-        .arg(&input)
-        .arg("-o")
-        .arg(&reference)
-        .output()
-        .map_err(|e| format!("{name}: cannot run HSAILasm: {e}"))?;
-    if !out.status.success() {
-        let _ = std::fs::remove_dir_all(&dir);
+/// Compare our BRIG with HSAILasm's; `Err` describes the first difference
+/// (with both modules kept in a scratch directory). `Ok(false)` means
+/// HSAILasm rejected the input (not comparable).
+fn compare(name: &str, src: &str) -> Result<bool, String> {
+    let Ok(theirs) = hsailasm_assemble(src) else {
         return Ok(false);
-    }
-    let theirs = std::fs::read(&reference).unwrap();
+    };
     let ours = match hsail::assemble(src, name) {
         Ok(b) => b,
-        Err(d) => {
-            let _ = std::fs::remove_dir_all(&dir);
-            return Err(format!("{name}: HSAILasm accepts it but we report:\n{d}"));
-        }
+        Err(d) => return Err(format!("{name}: HSAILasm accepts it but we report:\n{d}")),
     };
-    if ours == theirs {
-        let _ = std::fs::remove_dir_all(&dir);
+    let Some(difference) = brig_difference(&theirs, &ours) else {
         return Ok(true);
+    };
+    let scratch = Scratch::new("asm-oracle");
+    for (file, bytes) in [
+        ("in.hsail", src.as_bytes()),
+        ("ref.brig", &theirs),
+        ("ours.brig", &ours),
+    ] {
+        std::fs::write(scratch.path(file), bytes).expect("cannot write a scratch file");
     }
-    let first = ours
-        .iter()
-        .zip(theirs.iter())
-        .position(|(a, b)| a != b)
-        .unwrap_or(ours.len().min(theirs.len()));
-    let ours_path = dir.join("ours.brig");
-    std::fs::write(&ours_path, &ours).unwrap();
-    let (sec_t, rel_t) = section_of(&theirs, first);
-    let (sec_o, rel_o) = section_of(&ours, first);
-    let yt = decode(asm, &reference, &dir, "ref");
-    let yo = decode(asm, &ours_path, &dir, "ours");
-    let msg = format!(
-        "{name}: BRIG differs at byte {first} (ours {} bytes, HSAILasm {} bytes)\n HSAILasm ({sec_t}+{rel_t}):\n{}\n ours ({sec_o}+{rel_o}):\n{}\n (files kept in {})",
-        ours.len(),
-        theirs.len(),
-        context(&yt, sec_t, rel_t),
-        context(&yo, sec_o, rel_o),
-        dir.display()
-    );
-    Err(msg)
+    Err(format!(
+        "{name}: expected HSAILasm's BRIG, actual ours: {difference} (files kept in {})",
+        scratch.keep().display()
+    ))
 }
 
-fn corpus_files() -> Vec<PathBuf> {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus"));
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    // Extra directories to compare (for development), `:`-separated.
-    if let Ok(extra) = std::env::var("ASM_ORACLE_EXTRA_DIRS") {
-        stack.extend(
-            extra
-                .split(':')
-                .filter(|s| !s.is_empty())
-                .map(PathBuf::from),
-        );
+/// A count from the environment variable `var`, else `default`.
+fn env_count(var: &str, default: usize) -> usize {
+    std::env::var(var)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Prints the first `shown` failures and fails if there are any.
+fn assert_none_differ(failures: &[String], shown: usize, what: &str) {
+    for f in failures.iter().take(shown) {
+        eprintln!("{f}\n");
     }
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "hsail") {
-                out.push(p);
-            }
+    assert!(
+        failures.is_empty(),
+        "{} {what} differ from HSAILasm",
+        failures.len()
+    );
+}
+
+/// The corpus and the `.hsail` files of `ASM_ORACLE_EXTRA_DIRS` (`:`-separated
+/// directories, for development).
+fn corpus_files() -> Vec<PathBuf> {
+    let mut out = oracles::corpus_files();
+    if let Ok(extra) = std::env::var("ASM_ORACLE_EXTRA_DIRS") {
+        for dir in extra.split(':').filter(|s| !s.is_empty()) {
+            out.extend(oracles::files_with_extension(dir.as_ref(), "hsail"));
         }
     }
-    out.sort();
     out
 }
 
 #[test]
 fn corpus_matches_hsailasm() {
-    let Some(asm) = require_oracle() else { return };
+    if !hsailasm_available() {
+        return;
+    }
     let filter = std::env::var("ASM_ORACLE_FILTER").unwrap_or_default();
     let files = corpus_files();
     let mut pass = 0;
@@ -212,7 +90,7 @@ fn corpus_matches_hsailasm() {
             continue;
         }
         let src = std::fs::read_to_string(f).unwrap();
-        match compare(&asm, &name, &src) {
+        match compare(&name, &src) {
             Ok(true) => pass += 1,
             Ok(false) => rejected.push(name),
             Err(e) => failures.push(e),
@@ -227,14 +105,7 @@ fn corpus_matches_hsailasm() {
     for r in &rejected {
         eprintln!("  rejected by HSAILasm: {r}");
     }
-    for f in &failures {
-        eprintln!("{f}\n");
-    }
-    assert!(
-        failures.is_empty(),
-        "{} corpus files differ from HSAILasm",
-        failures.len()
-    );
+    assert_none_differ(&failures, usize::MAX, "corpus files");
 }
 
 /// Inline snippets: (name, source) pairs, each a whole module.
@@ -679,26 +550,25 @@ kernel &k3(kernarg_u64 %fp)
 
 #[test]
 fn snippets_match_hsailasm() {
-    let Some(asm) = require_oracle() else { return };
+    if !hsailasm_available() {
+        return;
+    }
     let mut failures = Vec::new();
     for (name, src) in SNIPPETS {
-        match compare(&asm, name, src) {
+        match compare(name, src) {
             Ok(true) => {}
             Ok(false) => failures.push(format!("{name}: HSAILasm rejects this snippet")),
             Err(e) => failures.push(e),
         }
         // The same with CRLF line ends.
         let crlf = src.replace('\n', "\r\n");
-        match compare(&asm, &format!("{name} (CRLF)"), &crlf) {
+        match compare(&format!("{name} (CRLF)"), &crlf) {
             Ok(true) => {}
             Ok(false) => failures.push(format!("{name} (CRLF): HSAILasm rejects it")),
             Err(e) => failures.push(e),
         }
     }
-    for f in &failures {
-        eprintln!("{f}\n");
-    }
-    assert!(failures.is_empty(), "{} snippets differ", failures.len());
+    assert_none_differ(&failures, usize::MAX, "snippets");
 }
 
 /// Line-level mutations of the corpus that HSAILasm still accepts must
@@ -707,26 +577,16 @@ fn snippets_match_hsailasm() {
 #[test]
 #[ignore]
 fn corpus_mutants_match_hsailasm() {
-    let Some(asm) = require_oracle() else { return };
-    let n: usize = std::env::var("ASM_ORACLE_MUTANTS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
+    if !hsailasm_available() {
+        return;
+    }
+    let n = env_count("ASM_ORACLE_MUTANTS", 300);
     let files: Vec<String> = corpus_files()
         .iter()
         .filter_map(|f| std::fs::read_to_string(f).ok())
         .collect();
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut rnd = move |m: usize| -> usize {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        if m == 0 {
-            0
-        } else {
-            (seed % m as u64) as usize
-        }
-    };
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
+    let mut rnd = move |m: usize| rng.below(m);
     let (mut same, mut rejected, mut failures) = (0, 0, Vec::new());
     for i in 0..n {
         let src = &files[i % files.len()];
@@ -767,7 +627,7 @@ fn corpus_mutants_match_hsailasm() {
             }
         }
         let m = lines.join("\n") + "\n";
-        match compare(&asm, &format!("mutant{i}"), &m) {
+        match compare(&format!("mutant{i}"), &m) {
             Ok(true) => same += 1,
             Ok(false) => rejected += 1,
             Err(e) => failures.push(format!("{e}\n--- source ---\n{m}")),
@@ -777,38 +637,27 @@ fn corpus_mutants_match_hsailasm() {
         "mutants: {same} identical, {rejected} rejected by HSAILasm, {} different",
         failures.len()
     );
-    for f in failures.iter().take(5) {
-        eprintln!("{f}\n");
-    }
-    assert!(failures.is_empty(), "{} mutants differ", failures.len());
+    assert_none_differ(&failures, 5, "mutants");
 }
 
 /// Random valid modules from `hsail-smith` assemble like HSAILasm.
 /// `ASM_ORACLE_SMITH=n` sets the number of seeds (default 25).
 #[test]
 fn smith_modules_match_hsailasm() {
-    let Some(asm) = require_oracle() else { return };
-    let n: u64 = std::env::var("ASM_ORACLE_SMITH")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(25);
+    if !hsailasm_available() {
+        return;
+    }
+    let n = env_count("ASM_ORACLE_SMITH", 25);
     let mut failures = Vec::new();
     let mut same = 0;
-    for seed in 0..n {
+    for seed in 0..n as u64 {
         let src = hsail_smith::generate(seed, &hsail_smith::Config::default());
-        match compare(&asm, &format!("smith seed {seed}"), &src) {
+        match compare(&format!("smith seed {seed}"), &src) {
             Ok(true) => same += 1,
             Ok(false) => {} // HSAILasm rejected: the generator's problem.
             Err(e) => failures.push(e),
         }
     }
     eprintln!("smith: {same} of {n} modules identical");
-    for f in failures.iter().take(5) {
-        eprintln!("{f}\n");
-    }
-    assert!(
-        failures.is_empty(),
-        "{} generated modules differ",
-        failures.len()
-    );
+    assert_none_differ(&failures, 5, "generated modules");
 }

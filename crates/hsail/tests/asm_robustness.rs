@@ -2,27 +2,8 @@
 //! hand-written inputs (garbage, huge numbers, deep nesting) must give
 //! `Ok` or `Err` with diagnostics, never a panic.
 
-use std::path::Path;
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 {
-            0
-        } else {
-            (self.next() % n as u64) as usize
-        }
-    }
-}
+use oracles::Rng;
+use oracles::mutate::{delete_range, duplicate_chunk, insert, truncate};
 
 const PIECES: &[&str] = &[
     ";",
@@ -85,25 +66,12 @@ const PIECES: &[&str] = &[
     "-0x8000000000000000",
 ];
 
+/// The corpus and a small kernel.
 fn sources() -> Vec<String> {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/corpus"));
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "hsail")
-                && let Ok(s) = std::fs::read_to_string(&p)
-            {
-                out.push(s);
-            }
-        }
-    }
+    let mut out: Vec<String> = oracles::corpus_files()
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .collect();
     out.sort();
     out.push(
         "module &m:1:0:$full:$small:$default;\nkernel &k(kernarg_u32 %a)\n{\n\tld_kernarg_u32 $s0, [%a];\n\tadd_u32 $s1, $s0, 1;\n\tret;\n};\n"
@@ -112,38 +80,33 @@ fn sources() -> Vec<String> {
     out
 }
 
-fn floor_char(s: &str, mut i: usize) -> usize {
-    i = i.min(s.len());
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn mutate(rng: &mut XorShift, src: &str) -> String {
-    let mut s = src.to_string();
+/// Up to four edits: deletions, insertions of [`PIECES`], duplicated
+/// chunks, truncation (a mutation that splits a character leaves U+FFFD).
+fn mutate(rng: &mut Rng, src: &str) -> String {
+    let mut s = src.as_bytes().to_vec();
     for _ in 0..1 + rng.below(4) {
-        let a = floor_char(&s, rng.below(s.len() + 1));
-        let b = floor_char(&s, a + rng.below(40));
-        let b = b.max(a);
         match rng.below(5) {
-            0 => s.replace_range(a..b, ""),
-            1 => s.insert_str(a, PIECES[rng.below(PIECES.len())]),
-            2 => {
-                let piece = s[a..b].to_string();
-                s.insert_str(a, &piece);
+            0 => delete_range(rng, &mut s, 40),
+            1 => {
+                let piece = rng.pick(PIECES).as_bytes();
+                insert(rng, &mut s, piece);
             }
-            3 => s.truncate(a),
-            _ => s.replace_range(a..b, PIECES[rng.below(PIECES.len())]),
+            2 => duplicate_chunk(rng, &mut s, 40),
+            3 => truncate(rng, &mut s),
+            _ => {
+                delete_range(rng, &mut s, 40);
+                let piece = rng.pick(PIECES).as_bytes();
+                insert(rng, &mut s, piece);
+            }
         }
     }
-    s
+    String::from_utf8_lossy(&s).into_owned()
 }
 
 #[test]
 fn mutated_inputs_never_panic() {
     let srcs = sources();
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let cases = 3000;
     let mut errors = 0;
     for i in 0..cases {

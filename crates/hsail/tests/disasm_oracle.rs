@@ -11,11 +11,8 @@
 //!
 //! Without HSAILasm the tests say so on stderr and pass, unless `CI` is set.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// Workspace root.
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+use oracles::mutate::{flip_bit, set_aligned, truncate};
+use oracles::{Rng, hsailasm_assemble, hsailasm_available, hsailasm_disassemble};
 
 /// Small HSAIL programs covering what the corpus may not: every line of
 /// the expected text comes from HSAILasm at test time.
@@ -380,130 +377,52 @@ kernel &k()
     ),
 ];
 
-/// Whether HSAILasm can be run; otherwise says so (and fails under CI).
-fn have_hsailasm(test: &str) -> bool {
-    match Command::new("HSAILasm").arg("-help").output() {
-        Ok(_) => true,
-        Err(e) => {
-            eprintln!("SKIPPED {test}: HSAILasm not available ({e})");
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "HSAILasm is required under CI"
-            );
-            false
-        }
-    }
+/// HSAILasm's text of BRIG it made itself.
+fn oracle_text(brig: &[u8], what: &str) -> String {
+    hsailasm_disassemble(brig)
+        .unwrap_or_else(|r| panic!("HSAILasm -disassemble {what} failed: {}", r.output))
 }
 
-/// A fresh scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hsail-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
+/// HSAILasm's BRIG of a snippet.
+fn snippet_brig(name: &str, text: &str) -> Vec<u8> {
+    hsailasm_assemble(text).unwrap_or_else(|r| panic!("HSAILasm rejects {name}: {}", r.output))
 }
 
-/// Assembles `src` with HSAILasm; `Err` carries its message.
-fn assemble(src: &Path, out: &Path) -> Result<Vec<u8>, String> {
-    let r = Command::new("HSAILasm")
-        .arg(src)
-        .arg("-o")
-        .arg(out)
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !r.status.success() {
-        return Err(String::from_utf8_lossy(&r.stdout).into_owned());
-    }
-    std::fs::read(out).map_err(|e| e.to_string())
+/// Why two texts differ, for a failure message.
+fn difference(want: &str, got: &str) -> String {
+    oracles::text_difference(want, got).unwrap_or_default()
 }
 
-/// HSAILasm's disassembly of a BRIG file.
-fn oracle_text(brig: &Path, out: &Path) -> String {
-    let r = Command::new("HSAILasm")
-        .arg("-disassemble")
-        .arg(brig)
-        .arg("-o")
-        .arg(out)
-        .output()
-        .expect("run HSAILasm -disassemble");
-    assert!(
-        r.status.success(),
-        "HSAILasm -disassemble {} failed: {}",
-        brig.display(),
-        String::from_utf8_lossy(&r.stdout)
-    );
-    std::fs::read_to_string(out).expect("read HSAILasm output")
-}
-
-/// The first differing line of two texts, for the failure message.
-fn first_difference(want: &str, got: &str) -> String {
-    let (w, g): (Vec<_>, Vec<_>) = (want.lines().collect(), got.lines().collect());
-    for i in 0..w.len().max(g.len()) {
-        let (a, b) = (w.get(i), g.get(i));
-        if a != b {
-            return format!(
-                "line {}:\n  HSAILasm: {:?}\n  ours:     {:?}",
-                i + 1,
-                a.copied().unwrap_or("<end>"),
-                b.copied().unwrap_or("<end>")
-            );
-        }
-    }
-    "texts differ only in the final newline".to_owned()
-}
-
-/// All `*.hsail` files under `dir`, sorted.
-fn hsail_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            hsail_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "hsail") {
-            out.push(p);
-        }
-    }
-}
-
-/// Compares ours with HSAILasm for one source file; `Ok(false)` when
-/// HSAILasm rejects the source (not a disassembler case).
-fn check_source(src: &Path, dir: &Path, tag: &str, failures: &mut Vec<String>) -> bool {
-    let brig_path = dir.join(format!("{tag}.brig"));
-    let brig = match assemble(src, &brig_path) {
+/// Compares ours with HSAILasm for one source; `false` when HSAILasm
+/// rejects the source (not a disassembler case).
+fn check_source(name: &str, text: &str, failures: &mut Vec<String>) -> bool {
+    let brig = match hsailasm_assemble(text) {
         Ok(b) => b,
-        Err(msg) => {
-            eprintln!("note: HSAILasm rejects {}: {}", src.display(), msg.trim());
+        Err(r) => {
+            eprintln!("note: HSAILasm rejects {name}: {}", r.output.trim());
             return false;
         }
     };
-    let want = oracle_text(&brig_path, &dir.join(format!("{tag}.dis")));
+    let want = oracle_text(&brig, name);
     match hsail::disassemble(&brig) {
         Ok(got) if got == want => {}
-        Ok(got) => failures.push(format!(
-            "{}: {}",
-            src.display(),
-            first_difference(&want, &got)
-        )),
-        Err(e) => failures.push(format!("{}: error {e}", src.display())),
+        Ok(got) => failures.push(format!("{name}: {}", difference(&want, &got))),
+        Err(e) => failures.push(format!("{name}: error {e}")),
     }
     true
 }
 
 #[test]
 fn corpus_and_snippets_match_hsailasm() {
-    if !have_hsailasm("corpus_and_snippets_match_hsailasm") {
+    if !hsailasm_available() {
         return;
     }
-    let dir = scratch("disasm-oracle");
-    let mut files = Vec::new();
-    hsail_files(&Path::new(ROOT).join("tests/corpus"), &mut files);
-    files.sort();
+    let files = oracles::corpus_files();
     let mut failures = Vec::new();
     let (mut checked, mut rejected) = (0, 0);
-    for (i, f) in files.iter().enumerate() {
-        if check_source(f, &dir, &format!("c{i}"), &mut failures) {
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("read corpus file");
+        if check_source(&f.display().to_string(), &text, &mut failures) {
             checked += 1;
         } else {
             rejected += 1;
@@ -511,9 +430,7 @@ fn corpus_and_snippets_match_hsailasm() {
     }
     let mut snippet_failures = Vec::new();
     for (name, text) in SNIPPETS {
-        let src = dir.join(format!("{name}.hsail"));
-        std::fs::write(&src, text).expect("write snippet");
-        if check_source(&src, &dir, name, &mut failures) {
+        if check_source(name, text, &mut failures) {
             checked += 1;
         } else {
             snippet_failures.push(*name);
@@ -525,7 +442,6 @@ fn corpus_and_snippets_match_hsailasm() {
         files.len(),
         SNIPPETS.len()
     );
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(
         snippet_failures.is_empty(),
         "HSAILasm rejects snippets {snippet_failures:?}"
@@ -735,144 +651,92 @@ fn reverse_layout(b: &mut [u8]) -> bool {
     datas.len() > 1 || operands.len() > 1
 }
 
-#[test]
-fn other_layout_prints_the_same() {
-    if !have_hsailasm("other_layout_prints_the_same") {
-        return;
-    }
-    let dir = scratch("disasm-layout");
+/// Each snippet's BRIG, changed by `rewrite` (without changing what it
+/// means): HSAILasm and we must both print it as HSAILasm prints the
+/// original.
+fn rewritten_snippets_print_the_same(what: &str, mut rewrite: impl FnMut(&str, &mut [u8])) {
     for (name, text) in SNIPPETS {
-        let src = dir.join(format!("{name}.hsail"));
-        std::fs::write(&src, text).expect("write snippet");
-        let brig_path = dir.join(format!("{name}.brig"));
-        let mut brig = assemble(&src, &brig_path).expect("snippet assembles");
-        let want = oracle_text(&brig_path, &dir.join(format!("{name}.dis")));
-        let original = brig.clone();
-        assert!(reverse_layout(&mut brig), "{name}: nothing to move");
-        assert_ne!(brig, original, "{name}: layout unchanged");
-        let moved_path = dir.join(format!("{name}.moved.brig"));
-        std::fs::write(&moved_path, &brig).expect("write moved BRIG");
-        let oracle_moved = oracle_text(&moved_path, &dir.join(format!("{name}.moved.dis")));
+        let mut brig = snippet_brig(name, text);
+        let want = oracle_text(&brig, name);
+        rewrite(name, &mut brig);
         assert_eq!(
-            oracle_moved, want,
-            "{name}: HSAILasm prints the moved BRIG differently"
+            oracle_text(&brig, name),
+            want,
+            "{name}: HSAILasm prints the {what} BRIG differently"
         );
         let got = hsail::disassemble(&brig).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(got == want, "{name}: {}", first_difference(&want, &got));
+        assert!(got == want, "{name}: {}", difference(&want, &got));
     }
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn other_layout_prints_the_same() {
+    if !hsailasm_available() {
+        return;
+    }
+    rewritten_snippets_print_the_same("moved", |name, brig| {
+        let original = brig.to_vec();
+        assert!(reverse_layout(brig), "{name}: nothing to move");
+        assert_ne!(brig, &original[..], "{name}: layout unchanged");
+    });
 }
 
 /// HSAILasm `-g` adds a debug section after the three standard ones; the
 /// text is unchanged.
 #[test]
 fn extra_sections_are_ignored() {
-    if !have_hsailasm("extra_sections_are_ignored") {
+    if !hsailasm_available() {
         return;
     }
-    let dir = scratch("disasm-debug");
     // (HSAILasm -g crashes on "functions_and_calls"; this one works.)
     let (name, text) = SNIPPETS[3];
-    let src = dir.join(format!("{name}.hsail"));
-    std::fs::write(&src, text).expect("write snippet");
-    let brig_path = dir.join("g.brig");
-    let r = Command::new("HSAILasm")
-        .args(["-g", "-include-source"])
-        .arg(&src)
-        .arg("-o")
-        .arg(&brig_path)
-        .output()
-        .expect("run HSAILasm -g");
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stdout));
-    let brig = std::fs::read(&brig_path).expect("read BRIG");
+    let brig = oracles::hsailasm_assemble_with(text, &["-g", "-include-source"])
+        .unwrap_or_else(|r| panic!("HSAILasm -g rejects {name}: {}", r.output));
     assert!(rd32(&brig, 92) > 3, "HSAILasm -g wrote no extra section");
-    let want = oracle_text(&brig_path, &dir.join("g.dis"));
+    let want = oracle_text(&brig, name);
     let got = hsail::disassemble(&brig).unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert!(got == want, "{name}: {}", first_difference(&want, &got));
-    let _ = std::fs::remove_dir_all(&dir);
+    assert!(got == want, "{name}: {}", difference(&want, &got));
 }
 
 #[test]
 fn shared_operands_print_like_unshared() {
-    if !have_hsailasm("shared_operands_print_like_unshared") {
+    if !hsailasm_available() {
         return;
     }
-    let dir = scratch("disasm-shared");
     let mut total = 0;
-    for (name, text) in SNIPPETS {
-        let src = dir.join(format!("{name}.hsail"));
-        std::fs::write(&src, text).expect("write snippet");
-        let brig_path = dir.join(format!("{name}.brig"));
-        let mut brig = assemble(&src, &brig_path).expect("snippet assembles");
-        let want = oracle_text(&brig_path, &dir.join(format!("{name}.dis")));
-        total += share_operands(&mut brig);
-        // HSAILasm agrees that the shared module means the same.
-        let shared_path = dir.join(format!("{name}.shared.brig"));
-        std::fs::write(&shared_path, &brig).expect("write shared BRIG");
-        let oracle_shared = oracle_text(&shared_path, &dir.join(format!("{name}.shared.dis")));
-        assert_eq!(
-            oracle_shared, want,
-            "{name}: HSAILasm prints shared BRIG differently"
-        );
-        let got = hsail::disassemble(&brig).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(got == want, "{name}: {}", first_difference(&want, &got));
-    }
+    rewritten_snippets_print_the_same("shared", |_, brig| total += share_operands(brig));
     assert!(total > 50, "only {total} operand references were shared");
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// xorshift64*: a small seeded generator, so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
 }
 
 #[test]
 fn malformed_brig_is_an_error_not_a_panic() {
-    if !have_hsailasm("malformed_brig_is_an_error_not_a_panic") {
+    if !hsailasm_available() {
         return;
     }
-    let dir = scratch("disasm-mutate");
-    let mut seeds = Vec::new();
-    for (name, text) in SNIPPETS {
-        let src = dir.join(format!("{name}.hsail"));
-        std::fs::write(&src, text).expect("write snippet");
-        seeds.push(assemble(&src, &dir.join(format!("{name}.brig"))).expect("snippet assembles"));
-    }
-    let mut rng = Rng(0x005e_ed0f_b416);
+    let seeds: Vec<Vec<u8>> = SNIPPETS
+        .iter()
+        .map(|(name, text)| snippet_brig(name, text))
+        .collect();
+    let mut rng = Rng::new(0x005e_ed0f_b416);
     let (mut errors, mut texts) = (0, 0);
     for case in 0..6000 {
         let mut b = seeds[case % seeds.len()].clone();
         match rng.below(4) {
-            0 => {
-                let n = rng.below(b.len());
-                b.truncate(n);
-            }
+            0 => truncate(&mut rng, &mut b),
             1 => {
                 for _ in 0..1 + rng.below(4) {
-                    let i = rng.below(b.len());
-                    b[i] ^= 1 << rng.below(8);
+                    flip_bit(&mut rng, &mut b);
                 }
             }
             2 => {
-                let i = rng.below(b.len() / 4) * 4;
-                let v = rng.next() as u32;
-                wr32(&mut b, i, v);
+                let v = rng.next_u64() as u32;
+                set_aligned(&mut rng, &mut b, 0, &v.to_le_bytes());
             }
             _ => {
                 // Aim at the sections (past the header): small values are
                 // likely offsets, kinds and enum values.
-                let i = 104 + rng.below((b.len() - 104) / 2) * 2;
                 let v = rng.below(64) as u8;
-                b[i] = v;
+                set_aligned(&mut rng, &mut b, 104, &[v]);
             }
         }
         match hsail::disassemble(&b) {
@@ -889,13 +753,12 @@ fn malformed_brig_is_an_error_not_a_panic() {
     }
     eprintln!("mutations: {errors} errors, {texts} printed");
     assert!(errors > 1000, "too few mutations were detected: {errors}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A generated kernel of `n` instructions (loads, arithmetic, compares,
 /// conversions, labels every 50 instructions).
 fn big_module(n: usize) -> String {
-    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    let mut rng = Rng::new(0x0123_4567_89ab_cdef);
     let mut s =
         String::from("module &big:1:0:$full:$large:$default;\nprog kernel &k(kernarg_u64 %p)\n{\n");
     for i in 0..n {
@@ -921,18 +784,11 @@ fn big_module(n: usize) -> String {
 /// (Speed is measured by `bench/asm`, not by tests.)
 #[test]
 fn big_module_matches_hsailasm() {
-    if !have_hsailasm("big_module_matches_hsailasm") {
+    if !hsailasm_available() {
         return;
     }
-    let dir = scratch("disasm-big");
-    let src = dir.join("big.hsail");
-    std::fs::write(&src, big_module(100_000)).expect("write big module");
-    let brig_path = dir.join("big.brig");
-    let brig = assemble(&src, &brig_path).expect("big module assembles");
-    let out = dir.join("big.dis");
+    let brig = snippet_brig("big module", &big_module(100_000));
     let text = hsail::disassemble(&brig).expect("disassemble big module");
-    let want = oracle_text(&brig_path, &out);
-    assert!(text == want, "big module: {}", first_difference(&want, &text));
-    let _ = std::fs::remove_dir_all(&dir);
+    let want = oracle_text(&brig, "big module");
+    assert!(text == want, "big module: {}", difference(&want, &text));
 }
-

@@ -3,8 +3,16 @@
 //! policy when an oracle is missing: a developer's run skips with a loud
 //! message, a CI run (env `CI` set) fails.
 //!
+//! Besides the oracle runners: [`Scratch`] directories, the corpus, ways
+//! to show where two outputs differ, and [`mutate`], the seeded generator
+//! and byte mutations of the fuzz smoke and robustness tests.
+//!
 //! Nothing here is used by the shipped crates; only tests and benchmarks
 //! depend on it.
+
+pub mod mutate;
+
+pub use mutate::Rng;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -64,6 +72,14 @@ impl Scratch {
     pub fn path(&self, name: &str) -> PathBuf {
         self.dir.join(name)
     }
+
+    /// Keeps the directory (for a failure message to point at) and returns
+    /// its path.
+    pub fn keep(self) -> PathBuf {
+        let dir = self.dir.clone();
+        std::mem::forget(self);
+        dir
+    }
 }
 
 impl Drop for Scratch {
@@ -108,47 +124,59 @@ fn run(cmd: &mut Command) -> Result<(), Rejected> {
 
 /// `HSAILasm IN -o OUT`: the reference BRIG for an HSAIL file.
 pub fn hsailasm_assemble_file(input: &Path) -> Result<Vec<u8>, Rejected> {
+    hsailasm_assemble_file_with(input, &[])
+}
+
+/// `HSAILasm ARGS… IN -o OUT` (`args` such as `-g`).
+pub fn hsailasm_assemble_file_with(input: &Path, args: &[&str]) -> Result<Vec<u8>, Rejected> {
     let scratch = Scratch::new("asm");
     let out = scratch.path("out.brig");
-    run(Command::new("HSAILasm").arg(input).arg("-o").arg(&out))?;
+    run(Command::new("HSAILasm")
+        .args(args)
+        .arg(input)
+        .arg("-o")
+        .arg(&out))?;
     Ok(std::fs::read(&out).expect("HSAILasm succeeded but wrote no output"))
 }
 
 /// The reference BRIG for HSAIL text.
 pub fn hsailasm_assemble(source: &str) -> Result<Vec<u8>, Rejected> {
+    hsailasm_assemble_with(source, &[])
+}
+
+/// The reference BRIG for HSAIL text, with extra HSAILasm `args`.
+pub fn hsailasm_assemble_with(source: &str, args: &[&str]) -> Result<Vec<u8>, Rejected> {
     let scratch = Scratch::new("asm-src");
     let input = scratch.path("in.hsail");
     std::fs::write(&input, source).expect("cannot write a scratch file");
-    hsailasm_assemble_file(&input)
+    hsailasm_assemble_file_with(&input, args)
 }
 
 /// `HSAILasm -disassemble`: the canonical text of a BRIG module.
 pub fn hsailasm_disassemble(brig: &[u8]) -> Result<String, Rejected> {
-    let scratch = Scratch::new("dis");
-    let input = scratch.path("in.brig");
-    let out = scratch.path("out.hsail");
-    std::fs::write(&input, brig).expect("cannot write a scratch file");
-    run(Command::new("HSAILasm")
-        .arg("-disassemble")
-        .arg(&input)
-        .arg("-o")
-        .arg(&out))?;
-    let bytes = std::fs::read(&out).expect("HSAILasm succeeded but wrote no output");
+    let bytes =
+        hsailasm_read_brig("-disassemble", brig)?.expect("HSAILasm succeeded but wrote no output");
     Ok(String::from_utf8(bytes).expect("HSAILasm wrote non-UTF-8 text"))
 }
 
 /// `HSAILasm -decode`: HSAILasm's YAML listing of every entry, for messages.
 pub fn hsailasm_decode(brig: &[u8]) -> Result<String, Rejected> {
-    let scratch = Scratch::new("dec");
+    let bytes = hsailasm_read_brig("-decode", brig)?.unwrap_or_default();
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// `HSAILasm MODE IN -o OUT` for a BRIG input: what it wrote to `OUT`.
+fn hsailasm_read_brig(mode: &str, brig: &[u8]) -> Result<std::io::Result<Vec<u8>>, Rejected> {
+    let scratch = Scratch::new("dis");
     let input = scratch.path("in.brig");
-    let out = scratch.path("out.yaml");
+    let out = scratch.path("out.txt");
     std::fs::write(&input, brig).expect("cannot write a scratch file");
     run(Command::new("HSAILasm")
-        .arg("-decode")
+        .arg(mode)
         .arg(&input)
         .arg("-o")
         .arg(&out))?;
-    Ok(String::from_utf8_lossy(&std::fs::read(&out).unwrap_or_default()).into_owned())
+    Ok(std::fs::read(&out))
 }
 
 /// The workspace root (two levels above a crate's manifest directory).
@@ -175,6 +203,11 @@ pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
     }
     found.sort();
     found
+}
+
+/// Every HSAIL file of the corpus (`tests/corpus/**/*.hsail`), sorted.
+pub fn corpus_files() -> Vec<PathBuf> {
+    files_with_extension(&workspace_root().join("tests/corpus"), "hsail")
 }
 
 /// The first difference between two byte strings, as an offset.
@@ -206,6 +239,59 @@ pub fn text_difference(expected: &str, actual: &str) -> Option<String> {
     Some(s)
 }
 
+/// Where two BRIG modules first differ: the file offset, the section it
+/// falls in (by `expected`'s section index) and the first differing line of
+/// `HSAILasm -decode` of both; `None` if they are equal.
+pub fn brig_difference(expected: &[u8], actual: &[u8]) -> Option<String> {
+    let at = first_difference(expected, actual)?;
+    let mut msg = format!(
+        "BRIG differs at file offset {at:#x} ({}); sizes {} (expected) vs {} (actual)\n",
+        brig_section_of(expected, at),
+        expected.len(),
+        actual.len()
+    );
+    match (hsailasm_decode(expected), hsailasm_decode(actual)) {
+        (Ok(e), Ok(a)) => match text_difference(&e, &a) {
+            Some(d) => msg.push_str(&format!("HSAILasm -decode of both, {d}")),
+            None => msg.push_str("(HSAILasm -decode shows no difference)\n"),
+        },
+        (_, Err(r)) => msg.push_str(&format!(
+            "HSAILasm cannot decode the actual BRIG: {}\n",
+            r.output
+        )),
+        (Err(r), _) => msg.push_str(&format!(
+            "HSAILasm cannot decode the expected BRIG: {}\n",
+            r.output
+        )),
+    }
+    Some(msg)
+}
+
+/// `hsa_code + 0x1c` for a file offset of a BRIG module (read from its
+/// section index; `header` before the first section).
+fn brig_section_of(brig: &[u8], offset: usize) -> String {
+    let u = |at: usize, n: usize| -> Option<u64> {
+        let b = brig.get(at..at.checked_add(n)?)?;
+        Some(b.iter().rev().fold(0, |a, &x| (a << 8) | u64::from(x)))
+    };
+    let count = u(92, 4).unwrap_or(0).min(64) as usize;
+    let index = u(96, 8).unwrap_or(0) as usize;
+    let mut found = ("header".to_owned(), offset);
+    for i in 0..count {
+        let Some(start) = u(index + 8 * i, 8).map(|s| s as usize) else {
+            break;
+        };
+        if (start..start + u(start, 8).unwrap_or(0) as usize).contains(&offset) {
+            let name = match i {
+                0..=2 => ["hsa_data", "hsa_code", "hsa_operand"][i].to_owned(),
+                _ => format!("section #{i}"),
+            };
+            found = (name, offset - start);
+        }
+    }
+    format!("{} + {:#x}", found.0, found.1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,5 +312,21 @@ mod tests {
         assert_eq!(first_difference(b"ab", b"ab"), None);
         assert!(text_difference("a\nb", "a\nc").unwrap().contains("line 2"));
         assert_eq!(text_difference("a", "a"), None);
+        assert_eq!(brig_difference(b"ab", b"ab"), None);
+    }
+
+    #[test]
+    fn brig_offsets_name_their_section() {
+        // A header whose section index (at 104) lists two sections.
+        let mut b = vec![0u8; 160];
+        b[92] = 2;
+        b[96] = 104;
+        b[104] = 128;
+        b[112] = 144;
+        b[128] = 16; // hsa_data: 16 bytes at 128
+        b[144] = 16; // hsa_code: 16 bytes at 144
+        assert_eq!(brig_section_of(&b, 10), "header + 0xa");
+        assert_eq!(brig_section_of(&b, 130), "hsa_data + 0x2");
+        assert_eq!(brig_section_of(&b, 150), "hsa_code + 0x6");
     }
 }

@@ -1,91 +1,26 @@
 //! Instructions and operands: mnemonics with their suffixes in HSAILasm's
 //! order (per instruction format), and every operand kind.
 
-use core::fmt::Write as _;
+use brig::{
+    BrigAlignment, BrigAluModifierMask, BrigMemoryModifierMask, BrigOpcode, BrigOperandCodeList,
+    BrigOperandConstantImage, BrigRegisterKind, BrigRound, BrigSegCvtModifierMask, BrigSegment,
+    BrigType, BrigWidth, Code, CodeOffset, DataOffset, Operand, OperandOffset,
+};
 
-use super::names::{self, WidthText, op, width};
-use super::reader::{Entry, R, Section, fault};
-use super::{Printer, value};
-use crate::ops::DefWidth;
+use super::{Printer, R, code_error, operand_error, value};
+use crate::ops::{self, OpInfo, names};
 
-/// Operand kinds.
-pub(super) mod okind {
-    use brig::BrigKind;
-
-    pub const ADDRESS: u16 = BrigKind::OPERAND_ADDRESS.raw();
-    pub const ALIGN: u16 = BrigKind::OPERAND_ALIGN.raw();
-    pub const CODE_LIST: u16 = BrigKind::OPERAND_CODE_LIST.raw();
-    pub const CODE_REF: u16 = BrigKind::OPERAND_CODE_REF.raw();
-    pub const CONSTANT_BYTES: u16 = BrigKind::OPERAND_CONSTANT_BYTES.raw();
-    pub const CONSTANT_IMAGE: u16 = BrigKind::OPERAND_CONSTANT_IMAGE.raw();
-    pub const CONSTANT_OPERAND_LIST: u16 = BrigKind::OPERAND_CONSTANT_OPERAND_LIST.raw();
-    pub const CONSTANT_SAMPLER: u16 = BrigKind::OPERAND_CONSTANT_SAMPLER.raw();
-    pub const OPERAND_LIST: u16 = BrigKind::OPERAND_OPERAND_LIST.raw();
-    pub const REGISTER: u16 = BrigKind::OPERAND_REGISTER.raw();
-    pub const STRING: u16 = BrigKind::OPERAND_STRING.raw();
-    pub const WAVESIZE: u16 = BrigKind::OPERAND_WAVESIZE.raw();
-}
-
-/// Instruction formats (`BrigKind`).
-mod ikind {
-    use brig::BrigKind;
-
-    pub const ADDR: u16 = BrigKind::INST_ADDR.raw();
-    pub const ATOMIC: u16 = BrigKind::INST_ATOMIC.raw();
-    pub const BASIC: u16 = BrigKind::INST_BASIC.raw();
-    pub const BR: u16 = BrigKind::INST_BR.raw();
-    pub const CMP: u16 = BrigKind::INST_CMP.raw();
-    pub const CVT: u16 = BrigKind::INST_CVT.raw();
-    pub const IMAGE: u16 = BrigKind::INST_IMAGE.raw();
-    pub const LANE: u16 = BrigKind::INST_LANE.raw();
-    pub const MEM: u16 = BrigKind::INST_MEM.raw();
-    pub const MEM_FENCE: u16 = BrigKind::INST_MEM_FENCE.raw();
-    pub const MOD: u16 = BrigKind::INST_MOD.raw();
-    pub const QUERY_IMAGE: u16 = BrigKind::INST_QUERY_IMAGE.raw();
-    pub const QUERY_SAMPLER: u16 = BrigKind::INST_QUERY_SAMPLER.raw();
-    pub const QUEUE: u16 = BrigKind::INST_QUEUE.raw();
-    pub const SEG: u16 = BrigKind::INST_SEG.raw();
-    pub const SEG_CVT: u16 = BrigKind::INST_SEG_CVT.raw();
-    pub const SIGNAL: u16 = BrigKind::INST_SIGNAL.raw();
-    pub const SOURCE_TYPE: u16 = BrigKind::INST_SOURCE_TYPE.raw();
-}
-
-/// The width an instruction has when its text gives none (HSAILasm prints
-/// the width only when it differs from this), from the opcode table.
-fn default_width(opcode: u16) -> u8 {
-    match crate::ops::info(opcode).map(|i| i.width) {
-        Some(DefWidth::One) => width::W1,
-        Some(DefWidth::All) => width::ALL,
-        Some(DefWidth::WaveSize) => width::WAVESIZE,
-        Some(DefWidth::None) | None => width::NONE,
-    }
-}
-
-/// Index of the operand whose vector size shows in the mnemonic (`_v4`).
-fn vector_index(opcode: u16) -> Option<usize> {
-    match opcode {
-        op::LD
-        | op::ST
-        | op::EXPAND
-        | op::ACTIVELANEMASK
-        | op::RDIMAGE
-        | op::LDIMAGE
-        | op::STIMAGE => Some(0),
-        op::COMBINE => Some(1),
-        _ => None,
-    }
+/// Whether a type is `f16`, `f32` or `f64`.
+fn is_scalar_float(t: BrigType) -> bool {
+    matches!(t, BrigType::F16 | BrigType::F32 | BrigType::F64)
 }
 
 /// Deepest nesting of operands inside operand lists (valid BRIG needs 2).
 const MAX_DEPTH: u32 = 8;
 
 impl<'a> Printer<'a> {
-    fn bad(&self, e: &Entry<'_>, what: &str) -> super::reader::Fault {
-        fault(Section::Code, e.off, what)
-    }
-
-    /// `_` + text, unless the text is empty.
-    fn suffix(&mut self, text: Option<&str>, e: &Entry<'_>, what: &str) -> R<()> {
+    /// `_` + text, unless the text is empty; `None` is the error `what`.
+    fn suffix(&mut self, text: Option<&str>, at: CodeOffset, what: &str) -> R<()> {
         match text {
             Some("") => Ok(()),
             Some(t) => {
@@ -93,236 +28,244 @@ impl<'a> Printer<'a> {
                 self.out.push_str(t);
                 Ok(())
             }
-            None => Err(self.bad(e, what)),
+            None => Err(code_error(at, what)),
         }
     }
 
-    fn type_suffix(&mut self, t: u16, e: &Entry<'_>) -> R<()> {
-        self.suffix(names::type_name(t), e, "bad type")
+    fn type_suffix(&mut self, t: BrigType, at: CodeOffset) -> R<()> {
+        self.suffix(names::types::text(t), at, "bad type")
     }
 
-    fn seg_suffix(&mut self, s: u8, e: &Entry<'_>) -> R<()> {
-        self.suffix(names::segment(s), e, "bad segment")
+    fn seg_suffix(&mut self, s: BrigSegment, at: CodeOffset) -> R<()> {
+        self.suffix(super::segment_text(s), at, "bad segment")
     }
 
-    fn order_suffix(&mut self, v: u8, e: &Entry<'_>) -> R<()> {
-        self.suffix(names::memory_order(v), e, "bad memory order")
+    fn order_suffix(&mut self, v: brig::BrigMemoryOrder, at: CodeOffset) -> R<()> {
+        self.suffix(names::memory_order::text(v), at, "bad memory order")
     }
 
-    fn scope_suffix(&mut self, v: u8, e: &Entry<'_>) -> R<()> {
-        self.suffix(names::memory_scope(v), e, "bad memory scope")
+    fn scope_suffix(&mut self, v: brig::BrigMemoryScope, at: CodeOffset) -> R<()> {
+        self.suffix(names::memory_scope::text(v), at, "bad memory scope")
     }
 
-    fn equiv_suffix(&mut self, v: u8) {
-        if v != 0 {
-            let _ = write!(self.out, "_equiv({v})");
+    fn equiv_suffix(&mut self, class: u8) {
+        if class != 0 {
+            self.out.push_str("_equiv(");
+            value::push_u64(&mut self.out, class.into());
+            self.out.push(')');
         }
     }
 
-    fn ftz_suffix(&mut self, modifier: u8) {
-        if modifier & 1 != 0 {
+    fn ftz_suffix(&mut self, modifier: BrigAluModifierMask) {
+        if modifier.contains(BrigAluModifierMask::FTZ) {
             self.out.push_str("_ftz");
         }
     }
 
-    fn width_suffix(&mut self, w: u8, opcode: u16, e: &Entry<'_>) -> R<()> {
-        if w == default_width(opcode) {
+    /// `_text(spelling)`, unless the spelling is empty.
+    fn paren_suffix(&mut self, text: &str, spelling: &str) {
+        if !spelling.is_empty() {
+            self.out.push('_');
+            self.out.push_str(text);
+            self.out.push('(');
+            self.out.push_str(spelling);
+            self.out.push(')');
+        }
+    }
+
+    /// `_width(n)` unless `w` is the instruction's default width (the
+    /// width its text gets when it gives none).
+    fn width_suffix(&mut self, w: BrigWidth, info: &OpInfo, at: CodeOffset) -> R<()> {
+        if w == info.width.brig() {
             return Ok(());
         }
-        match names::width(w) {
-            Some(WidthText::None) => {}
-            Some(WidthText::Count(n)) => {
-                let _ = write!(self.out, "_width({n})");
-            }
-            Some(WidthText::Text(t)) => {
-                let _ = write!(self.out, "_width({t})");
-            }
-            None => return Err(self.bad(e, "bad width")),
-        }
+        let Some(text) = names::width::text(w) else {
+            return Err(code_error(at, "bad width"));
+        };
+        self.paren_suffix("width", text);
         Ok(())
     }
 
-    fn vector_suffix(
-        &mut self,
-        opcode: u16,
-        ops: &super::reader::Offsets<'a>,
-        e: &Entry<'_>,
-    ) -> R<()> {
-        let Some(i) = vector_index(opcode) else {
+    fn vector_suffix(&mut self, info: &OpInfo, ops: &[OperandOffset], at: CodeOffset) -> R<()> {
+        let Some(i) = info.vector_operand else {
             return Ok(());
         };
-        let off = ops.get(i);
-        if off == 0 || i >= ops.len() {
-            return Err(self.bad(e, "missing vector operand"));
-        }
-        let o = self.s.operand(off)?;
-        match o.kind {
-            okind::OPERAND_LIST => {
-                let n = self.s.offsets(o.u32(4))?.len();
-                match n {
-                    2..=4 => {
-                        let _ = write!(self.out, "_v{n}");
-                    }
-                    _ => return Err(fault(Section::Operand, off, "bad vector size")),
+        let Some(&o) = ops.get(i).filter(|o| !o.is_none()) else {
+            return Err(code_error(at, "missing vector operand"));
+        };
+        match self.m.operand(o)? {
+            Operand::OperandList(l) => match self.m.operand_list_ref(l.elements)?.len() {
+                n @ 2..=4 => {
+                    self.out.push_str("_v");
+                    value::push_u64(&mut self.out, n as u64);
                 }
-            }
-            okind::REGISTER | okind::CONSTANT_BYTES | okind::WAVESIZE => {}
-            _ => return Err(fault(Section::Operand, off, "bad vector operand")),
+                _ => return Err(operand_error(o, "bad vector size")),
+            },
+            Operand::Register(_) | Operand::ConstantBytes(_) | Operand::Wavesize(_) => {}
+            _ => return Err(operand_error(o, "bad vector operand")),
         }
         Ok(())
     }
 
-    fn round_suffix(&mut self, round: u8, default_zero: bool, e: &Entry<'_>) -> R<()> {
-        if default_zero && round == names::ROUND_INTEGER_ZERO {
+    fn round_suffix(&mut self, round: BrigRound, default_zero: bool, at: CodeOffset) -> R<()> {
+        if default_zero && round == BrigRound::INTEGER_ZERO {
             return Ok(());
         }
-        self.suffix(names::round(round), e, "bad rounding")
+        self.suffix(names::round::text(round), at, "bad rounding")
     }
 
     /// One instruction (without indentation or newline).
-    pub(super) fn instruction(&mut self, e: Entry<'a>) -> R<()> {
-        let opcode = e.u16(4);
-        let ty = e.u16(6);
-        let ops = self.s.offsets(e.u32(8))?;
-        let Some(info) = crate::ops::info(opcode) else {
-            return Err(self.bad(&e, "unknown opcode"));
+    pub(super) fn instruction(&mut self, at: CodeOffset, e: Code<'a>) -> R<()> {
+        let Some(inst) = e.inst() else {
+            return Err(code_error(at, "unknown instruction format"));
+        };
+        let opcode = inst.opcode;
+        let ty = inst.type_;
+        let ops = self.m.operand_list_ref(inst.operands)?;
+        let Some(info) = ops::info(opcode.raw()) else {
+            return Err(code_error(at, "unknown opcode"));
         };
         self.out.push_str(info.mnemonic);
-        match e.kind {
-            ikind::BASIC => self.type_suffix(ty, &e)?,
-            ikind::MOD => {
-                self.ftz_suffix(e.u8(12));
-                self.round_suffix(e.u8(13), false, &e)?;
-                self.suffix(names::pack(e.u8(14)), &e, "bad packing")?;
-                self.type_suffix(ty, &e)?;
+        match e {
+            Code::InstBasic(_) => self.type_suffix(ty, at)?,
+            Code::InstMod(i) => {
+                self.ftz_suffix(i.modifier);
+                self.round_suffix(i.round, false, at)?;
+                self.suffix(names::pack::text(i.pack), at, "bad packing")?;
+                self.type_suffix(ty, at)?;
             }
-            ikind::ADDR | ikind::SEG => {
-                self.seg_suffix(e.u8(12), &e)?;
-                self.type_suffix(ty, &e)?;
+            Code::InstAddr(i) => {
+                self.seg_suffix(i.segment, at)?;
+                self.type_suffix(ty, at)?;
             }
-            ikind::BR => {
-                self.width_suffix(e.u8(12), opcode, &e)?;
-                self.type_suffix(ty, &e)?;
+            Code::InstSeg(i) => {
+                self.seg_suffix(i.segment, at)?;
+                self.type_suffix(ty, at)?;
+            }
+            Code::InstBr(i) => {
+                self.width_suffix(i.width, info, at)?;
+                self.type_suffix(ty, at)?;
                 match opcode {
-                    op::CALL | op::SCALL | op::ICALL => return self.call_args(&e, &ops),
-                    op::SBR => return self.sbr_args(&e, &ops),
+                    BrigOpcode::CALL | BrigOpcode::SCALL | BrigOpcode::ICALL => {
+                        return self.call_args(at, ops);
+                    }
+                    BrigOpcode::SBR => return self.sbr_args(at, ops),
                     _ => {}
                 }
             }
-            ikind::MEM => {
-                self.vector_suffix(opcode, &ops, &e)?;
-                if opcode != op::ALLOCA {
-                    self.seg_suffix(e.u8(12), &e)?;
+            Code::InstMem(i) => {
+                self.vector_suffix(info, ops, at)?;
+                if opcode != BrigOpcode::ALLOCA {
+                    self.seg_suffix(i.segment, at)?;
                 }
-                let align = e.u8(13);
-                match align {
-                    0 | 1 => {}
-                    _ => match names::align_bytes(align) {
-                        Some(n) => {
-                            let _ = write!(self.out, "_align({n})");
-                        }
-                        None => return Err(self.bad(&e, "bad alignment")),
-                    },
+                if i.align != BrigAlignment::_1 {
+                    let Some(align) = names::align::text(i.align) else {
+                        return Err(code_error(at, "bad alignment"));
+                    };
+                    self.paren_suffix("align", align);
                 }
-                if e.u8(16) & 1 != 0 {
+                if i.modifier.contains(BrigMemoryModifierMask::CONST) {
                     self.out.push_str("_const");
                 }
-                self.equiv_suffix(e.u8(14));
-                self.width_suffix(e.u8(15), opcode, &e)?;
-                self.type_suffix(ty, &e)?;
+                self.equiv_suffix(i.equiv_class);
+                self.width_suffix(i.width, info, at)?;
+                self.type_suffix(ty, at)?;
             }
-            ikind::SEG_CVT => {
-                self.seg_suffix(e.u8(14), &e)?;
-                if e.u8(15) & 1 != 0 {
+            Code::InstSegCvt(i) => {
+                self.seg_suffix(i.segment, at)?;
+                if i.modifier.contains(BrigSegCvtModifierMask::NONULL) {
                     self.out.push_str("_nonull");
                 }
-                self.type_suffix(ty, &e)?;
-                self.type_suffix(e.u16(12), &e)?;
+                self.type_suffix(ty, at)?;
+                self.type_suffix(i.source_type, at)?;
             }
-            ikind::QUEUE => {
-                self.seg_suffix(e.u8(12), &e)?;
-                self.order_suffix(e.u8(13), &e)?;
-                self.type_suffix(ty, &e)?;
+            Code::InstQueue(i) => {
+                self.seg_suffix(i.segment, at)?;
+                self.order_suffix(i.memory_order, at)?;
+                self.type_suffix(ty, at)?;
             }
-            ikind::SOURCE_TYPE => {
-                self.vector_suffix(opcode, &ops, &e)?;
-                self.type_suffix(ty, &e)?;
-                self.type_suffix(e.u16(12), &e)?;
+            Code::InstSourceType(i) => {
+                self.vector_suffix(info, ops, at)?;
+                self.type_suffix(ty, at)?;
+                self.type_suffix(i.source_type, at)?;
             }
-            ikind::CMP => {
-                self.suffix(names::compare(e.u8(15)), &e, "bad compare operation")?;
-                self.ftz_suffix(e.u8(14));
-                self.suffix(names::pack(e.u8(16)), &e, "bad packing")?;
-                self.type_suffix(ty, &e)?;
-                self.type_suffix(e.u16(12), &e)?;
+            Code::InstCmp(i) => {
+                let compare = names::compare::text(i.compare);
+                self.suffix(compare, at, "bad compare operation")?;
+                self.ftz_suffix(i.modifier);
+                self.suffix(names::pack::text(i.pack), at, "bad packing")?;
+                self.type_suffix(ty, at)?;
+                self.type_suffix(i.source_type, at)?;
             }
-            ikind::CVT => {
-                let stype = e.u16(12);
-                self.ftz_suffix(e.u8(14));
-                let zero_default = opcode == op::CVT
-                    && crate::ops::default_round_cvt(ty, stype) == names::ROUND_INTEGER_ZERO;
-                self.round_suffix(e.u8(15), zero_default, &e)?;
-                self.type_suffix(ty, &e)?;
-                self.type_suffix(stype, &e)?;
+            Code::InstCvt(i) => {
+                self.ftz_suffix(i.modifier);
+                let zero_default = opcode == BrigOpcode::CVT
+                    && ops::default_round_cvt(ty.raw(), i.source_type.raw())
+                        == BrigRound::INTEGER_ZERO.raw();
+                self.round_suffix(i.round, zero_default, at)?;
+                self.type_suffix(ty, at)?;
+                self.type_suffix(i.source_type, at)?;
             }
-            ikind::ATOMIC => {
-                self.suffix(names::atomic_op(e.u8(15)), &e, "bad atomic operation")?;
-                self.seg_suffix(e.u8(12), &e)?;
-                self.order_suffix(e.u8(13), &e)?;
-                self.scope_suffix(e.u8(14), &e)?;
-                self.equiv_suffix(e.u8(16));
-                self.type_suffix(ty, &e)?;
+            Code::InstAtomic(i) => {
+                let operation = names::atomic::text(i.atomic_operation);
+                self.suffix(operation, at, "bad atomic operation")?;
+                self.seg_suffix(i.segment, at)?;
+                self.order_suffix(i.memory_order, at)?;
+                self.scope_suffix(i.memory_scope, at)?;
+                self.equiv_suffix(i.equiv_class);
+                self.type_suffix(ty, at)?;
             }
-            ikind::IMAGE => {
-                self.vector_suffix(opcode, &ops, &e)?;
-                self.suffix(names::geometry(e.u8(16)), &e, "bad geometry")?;
-                self.equiv_suffix(e.u8(17));
-                self.type_suffix(ty, &e)?;
-                self.type_suffix(e.u16(12), &e)?;
-                self.type_suffix(e.u16(14), &e)?;
+            Code::InstImage(i) => {
+                self.vector_suffix(info, ops, at)?;
+                let geometry = names::geometry::text(i.geometry);
+                self.suffix(geometry, at, "bad geometry")?;
+                self.equiv_suffix(i.equiv_class);
+                self.type_suffix(ty, at)?;
+                self.type_suffix(i.image_type, at)?;
+                self.type_suffix(i.coord_type, at)?;
             }
-            ikind::LANE => {
-                self.vector_suffix(opcode, &ops, &e)?;
-                self.width_suffix(e.u8(14), opcode, &e)?;
-                self.type_suffix(ty, &e)?;
-                self.type_suffix(e.u16(12), &e)?;
+            Code::InstLane(i) => {
+                self.vector_suffix(info, ops, at)?;
+                self.width_suffix(i.width, info, at)?;
+                self.type_suffix(ty, at)?;
+                self.type_suffix(i.source_type, at)?;
             }
-            ikind::MEM_FENCE => {
-                self.order_suffix(e.u8(12), &e)?;
-                self.scope_suffix(e.u8(13), &e)?;
-                self.type_suffix(ty, &e)?;
+            Code::InstMemFence(i) => {
+                self.order_suffix(i.memory_order, at)?;
+                self.scope_suffix(i.global_segment_memory_scope, at)?;
+                self.type_suffix(ty, at)?;
             }
-            ikind::SIGNAL => {
-                self.suffix(names::atomic_op(e.u8(15)), &e, "bad signal operation")?;
-                self.order_suffix(e.u8(14), &e)?;
-                self.type_suffix(ty, &e)?;
-                self.type_suffix(e.u16(12), &e)?;
+            Code::InstSignal(i) => {
+                let operation = names::atomic::text(i.signal_operation);
+                self.suffix(operation, at, "bad signal operation")?;
+                self.order_suffix(i.memory_order, at)?;
+                self.type_suffix(ty, at)?;
+                self.type_suffix(i.signal_type, at)?;
             }
-            ikind::QUERY_IMAGE => {
-                self.suffix(names::geometry(e.u8(14)), &e, "bad geometry")?;
-                self.suffix(names::image_query(e.u8(15)), &e, "bad image query")?;
-                self.type_suffix(ty, &e)?;
-                self.type_suffix(e.u16(12), &e)?;
+            Code::InstQueryImage(i) => {
+                self.suffix(names::geometry::text(i.geometry), at, "bad geometry")?;
+                let query = names::image_query::text(i.query);
+                self.suffix(query, at, "bad image query")?;
+                self.type_suffix(ty, at)?;
+                self.type_suffix(i.image_type, at)?;
             }
-            ikind::QUERY_SAMPLER => {
-                self.suffix(names::sampler_query(e.u8(12)), &e, "bad sampler query")?;
-                self.type_suffix(ty, &e)?;
+            Code::InstQuerySampler(i) => {
+                let query = names::sampler_query::text(i.query);
+                self.suffix(query, at, "bad sampler query")?;
+                self.type_suffix(ty, at)?;
             }
-            _ => return Err(self.bad(&e, "unknown instruction format")),
+            _ => return Err(code_error(at, "unknown instruction format")),
         }
-        if ops.len() > 0 {
+        if !ops.is_empty() {
             self.out.push('\t');
-            for (i, off) in ops.iter().enumerate() {
-                if i > 0 {
-                    self.out.push_str(", ");
-                }
-                if off == 0 {
-                    self.out.push_str("NULL");
+            self.comma_separated(ops, |p, o| {
+                if o.is_none() {
+                    p.out.push_str("NULL");
+                    Ok(())
                 } else {
-                    let o = self.s.operand(off)?;
-                    self.operand(o)?;
+                    p.operand_at(o)
                 }
-            }
+            })?;
         }
         self.out.push(';');
         Ok(())
@@ -330,36 +273,31 @@ impl<'a> Printer<'a> {
 
     /// `call`, `scall`, `icall`: target, output and input argument lists,
     /// then the function list or signature.
-    fn call_args(&mut self, e: &Entry<'_>, ops: &super::reader::Offsets<'a>) -> R<()> {
-        let target = ops.get(1);
-        if ops.len() < 2 || target == 0 {
-            return Err(self.bad(e, "call without a target"));
-        }
+    fn call_args(&mut self, at: CodeOffset, ops: &[OperandOffset]) -> R<()> {
+        let Some(&target) = ops.get(1).filter(|o| !o.is_none()) else {
+            return Err(code_error(at, "call without a target"));
+        };
         self.out.push('\t');
-        let t = self.s.operand(target)?;
-        self.operand(t)?;
+        self.operand_at(target)?;
         for i in [0, 2] {
-            let off = ops.get(i);
-            if i < ops.len() && off != 0 {
-                let o = self.s.operand(off)?;
-                if o.kind == okind::CODE_LIST {
+            if let Some(&o) = ops.get(i).filter(|o| !o.is_none()) {
+                let e = self.m.operand(o)?;
+                if matches!(e, Operand::CodeList(_)) {
                     self.out.push(' ');
-                    self.operand(o)?;
+                    self.operand(o, e)?;
                 }
             }
         }
-        let off = ops.get(3);
-        if ops.len() > 3 && off != 0 {
-            let o = self.s.operand(off)?;
-            match o.kind {
-                okind::CODE_LIST => {
+        if let Some(&o) = ops.get(3).filter(|o| !o.is_none()) {
+            match self.m.operand(o)? {
+                Operand::CodeList(l) => {
                     self.out.push_str(" [");
-                    self.code_list_names(o)?;
+                    self.code_list_names(o, l)?;
                     self.out.push(']');
                 }
-                okind::CODE_REF => {
+                Operand::CodeRef(r) => {
                     self.out.push(' ');
-                    self.symbol_name(o.u32(4), Section::Operand, o.off)?;
+                    self.symbol_name(r.ref_, o)?;
                 }
                 _ => {}
             }
@@ -369,19 +307,19 @@ impl<'a> Printer<'a> {
     }
 
     /// `sbr`: index, then the label list in brackets.
-    fn sbr_args(&mut self, e: &Entry<'_>, ops: &super::reader::Offsets<'a>) -> R<()> {
-        let first = ops.get(0);
-        if ops.len() < 2 || first == 0 || ops.get(1) == 0 {
-            return Err(self.bad(e, "sbr needs an index and a label list"));
+    fn sbr_args(&mut self, at: CodeOffset, ops: &[OperandOffset]) -> R<()> {
+        let [index, labels, ..] = ops else {
+            return Err(code_error(at, "sbr needs an index and a label list"));
+        };
+        if index.is_none() || labels.is_none() {
+            return Err(code_error(at, "sbr needs an index and a label list"));
         }
         self.out.push('\t');
-        let o = self.s.operand(first)?;
-        self.operand(o)?;
+        self.operand_at(*index)?;
         self.out.push(' ');
-        let l = self.s.operand(ops.get(1))?;
-        if l.kind == okind::CODE_LIST {
+        if let Operand::CodeList(l) = self.m.operand(*labels)? {
             self.out.push('[');
-            self.code_list_names(l)?;
+            self.code_list_names(*labels, l)?;
             self.out.push(']');
         }
         self.out.push(';');
@@ -389,229 +327,222 @@ impl<'a> Printer<'a> {
     }
 
     /// Names of a code list, separated by `", "`.
-    fn code_list_names(&mut self, o: Entry<'_>) -> R<()> {
-        let list = self.s.offsets(o.u32(4))?;
-        for (i, c) in list.iter().enumerate() {
-            if i > 0 {
-                self.out.push_str(", ");
-            }
-            self.symbol_name(c, Section::Operand, o.off)?;
-        }
-        Ok(())
+    fn code_list_names(&mut self, at: OperandOffset, l: &BrigOperandCodeList) -> R<()> {
+        let list = self.m.code_list_ref(l.elements)?;
+        self.comma_separated(list, |p, c| p.symbol_name(c, at))
     }
 
     /// An operand in a `pragma` or `{…}` list: integer constants other than
     /// those allowed implicitly get an explicit `type(…)` wrapper.
-    pub(super) fn typed_operand(&mut self, off: u32, strict: bool) -> R<()> {
-        let o = self.s.operand(off)?;
-        if o.kind == okind::CONSTANT_BYTES {
-            let t = o.u16(4);
-            let implicit = names::is_int(t) || names::is_float(t);
-            let allowed = !strict && (t == brig::BrigType::U64.raw() || names::is_float(t));
+    pub(super) fn typed_operand(&mut self, at: OperandOffset, strict: bool) -> R<()> {
+        let o = self.m.operand(at)?;
+        if let Operand::ConstantBytes(c) = o {
+            let t = c.type_;
+            let implicit = ops::types::is_int(t.raw()) || is_scalar_float(t);
+            let allowed = !strict && (t == BrigType::U64 || is_scalar_float(t));
             if implicit && !allowed {
-                self.out.push_str(names::type_name(t).unwrap_or(""));
+                self.out.push_str(names::types::text(t).unwrap_or(""));
                 self.out.push('(');
-                self.operand(o)?;
+                self.operand(at, o)?;
                 self.out.push(')');
                 return Ok(());
             }
         }
-        self.operand(o)
+        self.operand(at, o)
     }
 
     /// A list of operands; multi-line (each on its own line after a tab)
     /// when it has more than one element.
-    fn operand_lines(&mut self, list_off: u32, typed: bool) -> R<()> {
-        let list = self.s.offsets(list_off)?;
+    fn operand_lines(&mut self, list: DataOffset, typed: bool) -> R<()> {
+        let list = self.m.operand_list_ref(list)?;
         let n = list.len();
-        for (i, off) in list.iter().enumerate() {
-            if i > 0 {
-                self.out.push_str(", ");
-            }
+        self.comma_separated(list, |p, o| {
             if n > 1 {
-                self.out.push('\n');
-                self.tabs();
-                self.out.push('\t');
+                p.out.push('\n');
+                p.tabs();
+                p.out.push('\t');
             }
             if typed {
-                self.typed_operand(off, true)?;
+                p.typed_operand(o, true)
             } else {
-                let o = self.s.operand(off)?;
-                self.operand(o)?;
+                p.operand_at(o)
             }
-        }
+        })?;
         if n > 1 {
             self.out.push('\n');
         }
         Ok(())
     }
 
-    /// Any operand.
-    pub(super) fn operand(&mut self, o: Entry<'a>) -> R<()> {
+    /// The operand at `at`.
+    fn operand_at(&mut self, at: OperandOffset) -> R<()> {
+        let o = self.m.operand(at)?;
+        self.operand(at, o)
+    }
+
+    /// Any operand (`o`, found at `at`).
+    pub(super) fn operand(&mut self, at: OperandOffset, o: Operand<'a>) -> R<()> {
         if self.depth >= MAX_DEPTH {
-            return Err(fault(
-                Section::Operand,
-                o.off,
-                "operand lists nested too deeply",
-            ));
+            return Err(operand_error(at, "operand lists nested too deeply"));
         }
         self.depth += 1;
-        let r = self.operand_inner(o);
+        let r = self.operand_inner(at, o);
         self.depth -= 1;
         r
     }
 
-    fn operand_inner(&mut self, o: Entry<'a>) -> R<()> {
-        let bad = |what: &str| fault(Section::Operand, o.off, what);
-        match o.kind {
-            okind::REGISTER => {
-                let Some(prefix) = names::register(o.u16(4)) else {
+    fn operand_inner(&mut self, at: OperandOffset, o: Operand<'a>) -> R<()> {
+        let bad = |what: &str| operand_error(at, what);
+        match o {
+            Operand::Register(r) => {
+                let Some(prefix) = names::register::text(r.reg_kind) else {
                     return Err(bad("bad register kind"));
                 };
                 self.out.push_str(prefix);
-                value::push_u64(&mut self.out, u64::from(o.u16(6)));
+                value::push_u64(&mut self.out, r.reg_num.get().into());
             }
-            okind::ADDRESS => self.address(o)?,
-            okind::WAVESIZE => self.out.push_str("WAVESIZE"),
-            okind::CONSTANT_BYTES => {
-                let t = o.u16(4);
-                let bytes = self.s.data(o.u32(8))?;
-                let elem = t & !names::TYPE_ARRAY;
-                let array = t & names::TYPE_ARRAY != 0;
-                if array {
-                    let Some(n) = names::type_name(elem) else {
-                        return Err(bad("bad constant type"));
-                    };
-                    self.out.push_str(n);
+            Operand::Address(_) => self.address(at, o)?,
+            Operand::Wavesize(_) => self.out.push_str("WAVESIZE"),
+            Operand::ConstantBytes(c) => {
+                let bytes = self.m.data_bytes(c.bytes)?;
+                let elem = BrigType::new(c.type_.raw() & !BrigType::ARRAY_MASK);
+                let Some(name) = names::types::text(elem) else {
+                    return Err(bad("bad constant type"));
+                };
+                if c.type_.is_array() {
+                    self.out.push_str(name);
                     self.out.push_str("[](");
                 }
-                if names::type_name(elem).is_none()
-                    || !value::push_values(&mut self.out, elem, bytes)
-                {
+                if !value::push_values(&mut self.out, elem, bytes) {
                     return Err(bad("constant of a type that has no values"));
                 }
-                if array {
+                if c.type_.is_array() {
                     self.out.push(')');
                 }
             }
-            okind::CODE_LIST => {
+            Operand::CodeList(l) => {
                 self.out.push('(');
-                self.code_list_names(o)?;
+                self.code_list_names(at, l)?;
                 self.out.push(')');
             }
-            okind::CODE_REF => self.symbol_name(o.u32(4), Section::Operand, o.off)?,
-            okind::CONSTANT_IMAGE => self.image_constant(o)?,
-            okind::OPERAND_LIST => {
+            Operand::CodeRef(r) => self.symbol_name(r.ref_, at)?,
+            Operand::ConstantImage(i) => self.image_constant(at, i)?,
+            Operand::OperandList(l) => {
                 self.out.push('(');
-                let list = self.s.offsets(o.u32(4))?;
-                for (i, off) in list.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push_str(", ");
-                    }
-                    let e = self.s.operand(off)?;
-                    self.operand(e)?;
-                }
+                let list = self.m.operand_list_ref(l.elements)?;
+                self.comma_separated(list, Self::operand_at)?;
                 self.out.push(')');
             }
-            okind::CONSTANT_OPERAND_LIST => {
-                let t = o.u16(4);
-                if t == 0 {
-                    self.out.push('{');
-                    self.operand_lines(o.u32(8), true)?;
-                    self.out.push('}');
-                } else {
-                    let Some(n) = names::type_name(t & !names::TYPE_ARRAY) else {
-                        return Err(bad("bad constant list type"));
-                    };
-                    self.out.push_str(n);
-                    self.out.push_str("[](");
-                    self.operand_lines(o.u32(8), false)?;
-                    self.tabs();
-                    self.out.push(')');
-                }
+            Operand::ConstantOperandList(l) if l.type_ == BrigType::NONE => {
+                self.out.push('{');
+                self.operand_lines(l.elements, true)?;
+                self.out.push('}');
             }
-            okind::CONSTANT_SAMPLER => {
-                let coord = names::sampler_coord(o.u8(6));
-                let filter = names::sampler_filter(o.u8(7));
-                let addressing = names::sampler_addressing(o.u8(8));
-                let (Some(t), Some(c), Some(f), Some(a)) =
-                    (names::type_name(o.u16(4)), coord, filter, addressing)
-                else {
+            Operand::ConstantOperandList(l) => {
+                let elem = BrigType::new(l.type_.raw() & !BrigType::ARRAY_MASK);
+                let Some(name) = names::types::text(elem) else {
+                    return Err(bad("bad constant list type"));
+                };
+                self.out.push_str(name);
+                self.out.push_str("[](");
+                self.operand_lines(l.elements, false)?;
+                self.tabs();
+                self.out.push(')');
+            }
+            Operand::ConstantSampler(s) => {
+                let (Some(t), Some(c), Some(f), Some(a)) = (
+                    names::types::text(s.type_),
+                    names::sampler_coord::text(s.coord),
+                    names::sampler_filter::text(s.filter),
+                    names::sampler_addressing::text(s.addressing),
+                ) else {
                     return Err(bad("bad sampler constant"));
                 };
-                let _ = write!(self.out, "{t}(coord = {c}, filter = {f}, addressing = {a})");
+                for text in [
+                    t,
+                    "(coord = ",
+                    c,
+                    ", filter = ",
+                    f,
+                    ", addressing = ",
+                    a,
+                    ")",
+                ] {
+                    self.out.push_str(text);
+                }
             }
-            okind::STRING => {
-                let s = self.s.data(o.u32(4))?;
-                value::push_string_literal(&mut self.out, s);
-            }
-            okind::ALIGN => match o.u8(4) {
-                0 | 1 => {}
-                a => match names::align_bytes(a) {
-                    Some(n) => {
-                        let _ = write!(self.out, "align({n})");
+            Operand::String(s) => self.string_literal(s.string)?,
+            Operand::Align(a) => {
+                if a.align != BrigAlignment::NONE && a.align != BrigAlignment::_1 {
+                    let Some(align) = names::align::text(a.align) else {
+                        return Err(bad("bad alignment"));
+                    };
+                    for text in ["align(", align, ")"] {
+                        self.out.push_str(text);
                     }
-                    None => return Err(bad("bad alignment")),
-                },
-            },
+                }
+            }
             _ => return Err(bad("unexpected operand kind")),
         }
         Ok(())
     }
 
-    fn image_constant(&mut self, o: Entry<'a>) -> R<()> {
-        let bad = |what: &str| fault(Section::Operand, o.off, what);
+    fn image_constant(&mut self, at: OperandOffset, i: &BrigOperandConstantImage) -> R<()> {
         let (Some(t), Some(g), Some(order), Some(ct)) = (
-            names::type_name(o.u16(4)),
-            names::geometry(o.u8(6)),
-            names::channel_order(o.u8(7)),
-            names::channel_type(o.u8(8)),
+            names::types::text(i.type_),
+            names::geometry::text(i.geometry),
+            names::channel_order::text(i.channel_order),
+            names::channel_type::text(i.channel_type),
         ) else {
-            return Err(bad("bad image constant"));
+            return Err(operand_error(at, "bad image constant"));
         };
-        let _ = write!(self.out, "{t}(geometry = {g}");
-        for (name, at) in [("width", 12), ("height", 20), ("depth", 28), ("array", 36)] {
-            let v = o.u64(at);
+        for text in [t, "(geometry = ", g] {
+            self.out.push_str(text);
+        }
+        let sizes = [
+            ("width", i.width.get()),
+            ("height", i.height.get()),
+            ("depth", i.depth.get()),
+            ("array", i.array.get()),
+        ];
+        for (name, v) in sizes {
             if v != 0 {
-                let _ = write!(self.out, ", {name} = {v}");
+                for text in [", ", name, " = "] {
+                    self.out.push_str(text);
+                }
+                value::push_u64(&mut self.out, v);
             }
         }
-        let _ = write!(self.out, ", channel_type = {ct}, channel_order = {order})");
+        for text in [", channel_type = ", ct, ", channel_order = ", order, ")"] {
+            self.out.push_str(text);
+        }
         Ok(())
     }
 
     /// An address `[&sym][$reg+off]`.
-    fn address(&mut self, o: Entry<'a>) -> R<()> {
-        let symbol = o.u32(4);
-        let reg = o.u32(8);
-        let raw = o.u64(12);
-        let mut reg_entry = None;
-        let size = if reg != 0 {
-            let r = self.s.operand(reg)?;
-            if r.kind != okind::REGISTER {
-                return Err(fault(
-                    Section::Operand,
-                    reg,
-                    "address register is not a register",
-                ));
-            }
-            reg_entry = Some(r);
-            match r.u16(4) {
-                0 => 1,
-                1 => 32,
-                2 => 64,
+    fn address(&mut self, at: OperandOffset, o: Operand<'a>) -> R<()> {
+        let Operand::Address(a) = o else {
+            return Err(operand_error(at, "not an address"));
+        };
+        let raw = a.offset.get();
+        let mut reg = None;
+        // The offset's size, which decides whether it is read as signed.
+        let size = if let Some(r) = a.reg.non_null() {
+            let Operand::Register(e) = self.m.operand(r)? else {
+                return Err(operand_error(r, "address register is not a register"));
+            };
+            reg = Some((r, e));
+            match e.reg_kind {
+                BrigRegisterKind::CONTROL => 1,
+                BrigRegisterKind::SINGLE => 32,
+                BrigRegisterKind::DOUBLE => 64,
                 _ => 128,
             }
-        } else if symbol != 0 {
-            let d = self.s.code(symbol)?;
-            if d.kind != super::kind::VARIABLE {
-                return Err(fault(
-                    Section::Operand,
-                    o.off,
-                    "address symbol is not a variable",
-                ));
-            }
-            match d.u8(14) {
+        } else if let Some(s) = a.symbol.non_null() {
+            let Code::DirectiveVariable(v) = self.m.code(s)? else {
+                return Err(operand_error(at, "address symbol is not a variable"));
+            };
+            match v.segment.raw() {
                 1..=4 if self.large => 64,
                 _ => 32,
             }
@@ -625,14 +556,14 @@ impl<'a> Printer<'a> {
         } else {
             raw as i64
         };
-        if symbol != 0 {
+        if let Some(s) = a.symbol.non_null() {
             self.out.push('[');
-            self.symbol_name(symbol, Section::Operand, o.off)?;
+            self.symbol_name(s, at)?;
             self.out.push(']');
         }
-        if let Some(r) = reg_entry {
+        if let Some((r, e)) = reg {
             self.out.push('[');
-            self.operand(r)?;
+            self.operand(r, Operand::Register(e))?;
             if offset > 0 {
                 self.out.push('+');
                 value::push_i64(&mut self.out, offset);
@@ -643,12 +574,15 @@ impl<'a> Printer<'a> {
                 value::push_i64(&mut self.out, offset.wrapping_neg());
             }
             self.out.push(']');
-        } else if offset != 0 || symbol == 0 {
-            if symbol != 0 && offset < 0 {
-                let _ = write!(self.out, "[-{}]", offset.wrapping_neg());
+        } else if offset != 0 || a.symbol.is_none() {
+            self.out.push('[');
+            if !a.symbol.is_none() && offset < 0 {
+                self.out.push('-');
+                value::push_i64(&mut self.out, offset.wrapping_neg());
             } else {
-                let _ = write!(self.out, "[{raw}]");
+                value::push_u64(&mut self.out, raw);
             }
+            self.out.push(']');
         }
         Ok(())
     }

@@ -4,6 +4,8 @@
 
 use core::fmt::Write as _;
 
+use brig::BrigType;
+
 /// Appends `v` in decimal (without the formatting machinery: this is the
 /// hot path for register numbers and offsets).
 pub(crate) fn push_u64(out: &mut String, mut v: u64) {
@@ -155,11 +157,15 @@ fn scalar_bytes(base: u16) -> usize {
 /// Appends the values of constant bytes of (non-array) element type `ty`,
 /// separated by `", "`. Returns `false` if `ty` cannot be printed
 /// (opaque types, or `b1` with no byte).
-pub(crate) fn push_values(out: &mut String, ty: u16, bytes: &[u8]) -> bool {
+pub(crate) fn push_values(out: &mut String, ty: BrigType, bytes: &[u8]) -> bool {
     // There are no b128 scalars: they print as u8x16.
-    let ty = if ty == 17 { 1 | (3 << 5) } else { ty };
-    let base = ty & 0x1f;
-    let pack = (ty >> 5) & 3;
+    let ty = if ty == BrigType::B128 {
+        BrigType::U8X16
+    } else {
+        ty
+    };
+    let base = ty.raw() & 0x1f;
+    let pack = (ty.raw() >> 5) & 3;
     if base == 0 || (17..=21).contains(&base) {
         return false;
     }
@@ -196,7 +202,7 @@ pub(crate) fn push_values(out: &mut String, ty: u16, bytes: &[u8]) -> bool {
         return true;
     }
     let value_bytes = 2usize << pack;
-    let name = super::names::type_name(ty).unwrap_or("");
+    let name = crate::ops::names::types::text(ty).unwrap_or("");
     for (i, value) in bytes.chunks_exact(value_bytes).enumerate() {
         if i > 0 {
             out.push_str(", ");
