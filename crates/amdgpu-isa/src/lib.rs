@@ -4,21 +4,22 @@
 //!
 //! ```text
 //!  AMDGPU asm ──parse_line──► Inst ──encode──► bytes ──► amdgpu-object (ELF)
-//!                               ▲                │
-//!               print (LLVM text)└──── decode ◄──┘──► amdgpu-emu dispatch
+//!                              ▲                 │
+//!          print (LLVM text) ◄─┴──── decode ◄────┴──► amdgpu-emu (dispatch on Inst::def)
 //! ```
 //!
-//! * [`target`]: every AMDGPU processor (AMDGPUUsage's processor table),
-//!   its target features, wavefront sizes and `EF_AMDGPU_MACH` value;
-//!   [`TargetId`] parse/print and `e_flags` encode/decode. Used by
-//!   `amdgpu-object` for ELF headers and by everything that takes `-mcpu`.
+//! * [`target`]: every AMDGPU processor (AMDGPUUsage's processor table plus
+//!   LLVM 19's newer ones), its target features, wavefront sizes and
+//!   `EF_AMDGPU_MACH` value; [`TargetId`] parse/print
+//!   (`amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-`) and code object V3/V4+
+//!   `e_flags` encode/decode. Used by `amdgpu-object` for ELF headers and by
+//!   everything that takes `-mcpu`.
 //! * [`gfx9`]: the GFX9 (gfx900, gfx906, gfx90a, gfx942) instruction table —
 //!   one definition per instruction, generated from LLVM's instruction
-//!   inventory — driving [`gfx9::encode`], [`gfx9::decode`], the
-//!   LLVM-syntax printer [`gfx9::print`] and the assembler-line parser
-//!   [`gfx9::parse_line`]; bit-exact with LLVM 19 (`llvm-mc-19`,
-//!   `llvm-objdump-19`), tested with oracle vectors in
-//!   `data/amdgpu/vectors/<gfx>.tsv`.
+//!   inventory and oracle encodings — driving the encoder, decoder,
+//!   LLVM-syntax printer and assembler-line parser, bit-exact with LLVM 19
+//!   (`llvm-mc-19`, `llvm-objdump-19`) on the oracle vectors in
+//!   `data/amdgpu/vectors/`.
 
 pub mod gfx9;
 pub mod target;

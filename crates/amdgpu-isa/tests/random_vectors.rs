@@ -7,7 +7,11 @@
 use amdgpu_isa::gfx9::{self, Target};
 
 /// Random-vector disagreements not fixed yet: (objdump text prefix, reason).
-const KNOWN_GAPS: &[(&str, &str)] = &[];
+const KNOWN_GAPS: &[(&str, &str)] = &[(
+    "image_atomic_",
+    "a dmask wider than the atomic's data has no MIMG variant: LLVM keeps its decoder table's \
+     default data width, which is not derived here",
+)];
 
 fn run(target: Target) {
     let path = format!(
@@ -28,8 +32,9 @@ fn run(target: Target) {
             .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
             .collect();
         let got = gfx9::decode(&bytes, target);
-        // `.long` or an `/*Invalid ...*/` comment: LLVM finds no valid instruction.
-        if want.starts_with(".long") || want.contains("/*Invalid") {
+        // `.long`, or a `/* ... */` diagnostic comment (invalid register,
+        // immediate or DPP control): LLVM finds no valid instruction.
+        if want.starts_with(".long") || want.contains("/*") {
             match got {
                 Err(_) => invalid_ok += 1,
                 Ok((inst, _)) => failures.push(format!(

@@ -16,7 +16,9 @@
 
 use super::operand::{parse_int, parse_reg, parse_src};
 use super::table::INSTRUCTIONS;
-use super::{Error, Family, Inst, InstDef, Modifiers, Operand, Result, Target};
+use super::{Error, Family, Inst, InstDef, Modifiers, Operand, Result, SrcType, Target};
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 fn role(r: &str) -> &str {
     r.split(':').next().unwrap_or("")
@@ -26,8 +28,9 @@ fn is_opt(r: &str) -> bool {
     r.split(':').any(|p| p == "opt")
 }
 
-/// Family and opcode of the instruction starting with `w`.
-fn classify(w: u32) -> (Family, u16) {
+/// Encoding family and opcode field of the instruction whose first dword
+/// is `w` (no table lookup; DPP/SDWA told apart by VOP1/VOP2/VOPC src0).
+pub fn classify(w: u32) -> (Family, u16) {
     let top9 = w >> 23;
     let t6 = w >> 26;
     if top9 == 0x17D {
@@ -139,6 +142,305 @@ fn mod_mask(def: &InstDef) -> u8 {
         })
 }
 
+fn is_mai(def: &InstDef) -> bool {
+    def.mnemonic.starts_with("v_mfma") || def.mnemonic.starts_with("v_smfmac")
+}
+
+/// fma_mix/mad_mix: op_sel_hi defaults to 0 and neg_lo/neg_hi are the
+/// sources' neg/abs.
+fn is_mix(def: &InstDef) -> bool {
+    def.mnemonic.contains("_mix")
+}
+
+/// Number of VOP3P sources (`src*`/`vsrc*` roles).
+fn vop3p_nsrc(def: &InstDef) -> usize {
+    def.operands
+        .iter()
+        .filter(|r| role(r).contains("src"))
+        .count()
+}
+
+fn print_bits(out: &mut String, name: &str, v: u8, n: usize) {
+    let bits: Vec<String> = (0..n).map(|k| (v >> k & 1).to_string()).collect();
+    out.push_str(&format!(" {name}:[{}]", bits.join(",")));
+}
+
+impl Modifiers {
+    /// The modifiers an instruction has when the assembly line gives none:
+    /// MTBUF format 1 (BUF_DATA_FORMAT_8), DPP row/bank masks 0xf, SDWA
+    /// selects DWORD and dst_unused UNUSED_PRESERVE, VOP3P op_sel_hi all
+    /// ones (zero for the mix instructions), DS two-address offsets 0.
+    pub fn defaults_for(def: &InstDef) -> Modifiers {
+        let mut m = Modifiers {
+            format: 1,
+            row_mask: 0xF,
+            bank_mask: 0xF,
+            dst_sel: 6,
+            dst_unused: 2,
+            src_sel: [6, 6],
+            ..Modifiers::default()
+        };
+        if is_sdwa(def.family) && !def.modifiers.contains(&"dst_unused") {
+            m.dst_unused = 0;
+        }
+        if def.family == Family::Vop3p && !is_mix(def) && !is_mai(def) {
+            m.op_sel_hi = 7;
+        }
+        if is_ds2(def) {
+            m.offset01 = Some((0, 0));
+        }
+        m
+    }
+}
+
+/// The order in which LLVM prints (and llvm-mc requires) modifiers.
+const MODIFIER_ORDER: [&str; 45] = [
+    "",
+    "format",
+    "idxen",
+    "offen",
+    "offset",
+    "offset0",
+    "offset1",
+    "dmask",
+    "unorm",
+    "op_sel",
+    "op_sel_hi",
+    "neg_lo",
+    "neg_hi",
+    "high",
+    "glc",
+    "sc0",
+    "slc",
+    "nt",
+    "scc",
+    "sc1",
+    "a16",
+    "lds",
+    "gds",
+    "tfe",
+    "lwe",
+    "da",
+    "d16",
+    "clamp",
+    "mul",
+    "div",
+    "dst_sel",
+    "dst_unused",
+    "src0_sel",
+    "src1_sel",
+    "dpp_ctrl",
+    "row_mask",
+    "bank_mask",
+    "bound_ctrl",
+    "cbsz",
+    "abid",
+    "blgp",
+    "neg",
+    "done",
+    "compr",
+    "vm",
+];
+/// DPP control keywords (ranked as `dpp_ctrl`).
+const DPP_CTRL_WORDS: [&str; 12] = [
+    "quad_perm",
+    "row_shl",
+    "row_shr",
+    "row_ror",
+    "wave_shl",
+    "wave_rol",
+    "wave_shr",
+    "wave_ror",
+    "row_mirror",
+    "row_half_mirror",
+    "row_bcast",
+    "row_newbcast",
+];
+const DPP_CTRL_RANK: usize = 34;
+
+/// Whether the instruction's sources are floating point (the last type
+/// token of the mnemonic).
+fn float_src(def: &InstDef) -> bool {
+    // v_cndmask_b32 takes float source modifiers.
+    if def.mnemonic.starts_with("v_cndmask_b32") {
+        return true;
+    }
+    let base = def
+        .mnemonic
+        .trim_end_matches("_sdwa")
+        .trim_end_matches("_dpp");
+    base.split('_')
+        .rfind(|t| {
+            t.starts_with("ubyte")
+                || (t.len() >= 2
+                    && matches!(t.as_bytes()[0], b'f' | b'i' | b'u' | b'b')
+                    && t[1..].bytes().all(|b| b.is_ascii_digit()))
+        })
+        .is_some_and(|t| t.starts_with('f'))
+}
+
+fn is_dpp(f: Family) -> bool {
+    matches!(f, Family::Vop1Dpp | Family::Vop2Dpp | Family::VopcDpp)
+}
+
+fn is_sdwa(f: Family) -> bool {
+    matches!(f, Family::Vop1Sdwa | Family::Vop2Sdwa | Family::VopcSdwa)
+}
+
+/// Index of a DPP/SDWA source role: 0 for the first source, 1 for the
+/// second (the vsrc1 field), None for other roles.
+fn dpp_sdwa_src(def: &InstDef, i: usize) -> Option<u8> {
+    let r = role(def.operands[i]);
+    if !r.contains("src") {
+        return None;
+    }
+    Some(
+        def.operands[..i]
+            .iter()
+            .filter(|x| role(x).contains("src"))
+            .count() as u8,
+    )
+}
+
+const SDWA_SEL: [&str; 7] = [
+    "BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD",
+];
+const SDWA_UNUSED: [&str; 3] = ["UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE"];
+
+/// Whether a DPP control value is valid on `target`.
+fn dpp_ctrl_valid(c: u16, target: Target) -> bool {
+    matches!(c, 0x000..=0x0FF | 0x101..=0x10F | 0x111..=0x11F | 0x121..=0x12F)
+        || matches!(c, 0x130 | 0x134 | 0x138 | 0x13C | 0x140..=0x143)
+        || (matches!(target, Target::Gfx90a | Target::Gfx942) && (0x150..=0x15F).contains(&c))
+}
+
+fn print_dpp_ctrl(c: u16) -> String {
+    match c {
+        0x000..=0x0FF => {
+            let l: Vec<String> = (0..4).map(|k| (c >> (2 * k) & 3).to_string()).collect();
+            format!("quad_perm:[{}]", l.join(","))
+        }
+        0x101..=0x10F => format!("row_shl:{}", c & 0xF),
+        0x111..=0x11F => format!("row_shr:{}", c & 0xF),
+        0x121..=0x12F => format!("row_ror:{}", c & 0xF),
+        0x130 => "wave_shl:1".into(),
+        0x134 => "wave_rol:1".into(),
+        0x138 => "wave_shr:1".into(),
+        0x13C => "wave_ror:1".into(),
+        0x140 => "row_mirror".into(),
+        0x141 => "row_half_mirror".into(),
+        0x142 => "row_bcast:15".into(),
+        0x143 => "row_bcast:31".into(),
+        _ => format!("row_newbcast:{}", c & 0xF),
+    }
+}
+
+/// Parses one DPP control modifier (`quad_perm:[..]`, `row_shl:n`, …).
+fn parse_dpp_ctrl(k: &str, v: &str, col: usize, target: Target) -> Result<Option<u16>> {
+    let bad = || syntax(format!("invalid DPP control `{k}:{v}`"), col);
+    let n = || parse_int(v).ok_or_else(bad);
+    let c = match k {
+        "quad_perm" => {
+            let bits = v
+                .strip_prefix('[')
+                .and_then(|x| x.strip_suffix(']'))
+                .ok_or_else(bad)?
+                .split(',')
+                .map(|x| parse_int(x.trim()).filter(|l| (0..4).contains(l)))
+                .collect::<Option<Vec<_>>>()
+                .filter(|l| l.len() == 4)
+                .ok_or_else(bad)?;
+            bits.iter()
+                .enumerate()
+                .fold(0, |a, (i, l)| a | (*l as u16) << (2 * i))
+        }
+        "row_shl" | "row_shr" | "row_ror" => {
+            let x = n()?;
+            if !(1..=15).contains(&x) {
+                return Err(bad());
+            }
+            let base = match k {
+                "row_shl" => 0x100,
+                "row_shr" => 0x110,
+                _ => 0x120,
+            };
+            base | x as u16
+        }
+        "wave_shl" | "wave_rol" | "wave_shr" | "wave_ror" if n()? == 1 => match k {
+            "wave_shl" => 0x130,
+            "wave_rol" => 0x134,
+            "wave_shr" => 0x138,
+            _ => 0x13C,
+        },
+        "row_mirror" if v.is_empty() => 0x140,
+        "row_half_mirror" if v.is_empty() => 0x141,
+        "row_bcast" => match n()? {
+            15 => 0x142,
+            31 => 0x143,
+            _ => return Err(bad()),
+        },
+        "row_newbcast" if matches!(target, Target::Gfx90a | Target::Gfx942) => {
+            let x = n()?;
+            if !(0..=15).contains(&x) {
+                return Err(bad());
+            }
+            0x150 | x as u16
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(c))
+}
+
+/// Data width in dwords of a MIMG instruction: one per dmask bit (four
+/// for gather4, at least one), packed in pairs with d16, plus one for tfe.
+fn mimg_data_width(def: &InstDef, m: &Modifiers) -> u8 {
+    let mut n = (m.dmask.count_ones() as u8).max(1);
+    if def.mnemonic.starts_with("image_gather4") {
+        n = 4;
+    }
+    if m.d16 && !def.mnemonic.starts_with("image_atomic") {
+        n = n.div_ceil(2);
+    }
+    n += u8::from(m.tfe);
+    // gather4 has no 3-dword form (d16 + tfe): LLVM keeps its 4-dword one.
+    if def.mnemonic.starts_with("image_gather4") && n == 3 {
+        n = 4;
+    }
+    n
+}
+
+const EXP_TARGETS: [(u32, &str); 2] = [(8, "mrtz"), (9, "null")];
+
+fn print_exp_target(t: u32) -> String {
+    match t {
+        0..=7 => format!("mrt{t}"),
+        8 => "mrtz".into(),
+        9 => "null".into(),
+        12..=15 => format!("pos{}", t - 12),
+        32..=63 => format!("param{}", t - 32),
+        _ => format!("invalid_target_{t}"),
+    }
+}
+
+fn parse_exp_target(t: &str, col: usize) -> Result<u32> {
+    let bad = || syntax(format!("unknown export target `{t}`"), col);
+    let num = |p: &str| p.parse::<u32>().map_err(|_| bad());
+    let v = if let Some(n) = t.strip_prefix("mrt").filter(|n| *n != "z") {
+        num(n).ok().filter(|n| *n <= 7).ok_or_else(bad)?
+    } else if let Some(n) = t.strip_prefix("pos") {
+        num(n).ok().filter(|n| *n <= 3).ok_or_else(bad)? + 12
+    } else if let Some(n) = t.strip_prefix("param") {
+        num(n).ok().filter(|n| *n <= 31).ok_or_else(bad)? + 32
+    } else {
+        EXP_TARGETS
+            .iter()
+            .find(|(_, n)| *n == t)
+            .map(|(v, _)| *v)
+            .ok_or_else(bad)?
+    };
+    Ok(v)
+}
+
 const CHANNELS: [char; 4] = ['x', 'y', 'z', 'w'];
 const PARAMS: [&str; 3] = ["p10", "p20", "p0"];
 
@@ -205,24 +507,48 @@ fn is_ds2(def: &InstDef) -> bool {
     def.modifiers.contains(&"offset0")
 }
 
+/// Per target: (family, opcode) → the row the decoder picks (among aliases
+/// sharing an encoding, the one whose mnemonic is the printed name).
+fn decode_index(target: Target) -> &'static HashMap<(Family, u16), &'static InstDef> {
+    static INDEX: [OnceLock<HashMap<(Family, u16), &'static InstDef>>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    INDEX[target.index()].get_or_init(|| {
+        let mut map: HashMap<(Family, u16), &'static InstDef> = HashMap::new();
+        for d in INSTRUCTIONS {
+            if let Some(op) = d.opcode(target) {
+                let canonical =
+                    |d: &InstDef| d.mnemonic == d.name || d.name.starts_with(d.mnemonic);
+                map.entry((d.family, op))
+                    .and_modify(|cur| {
+                        if !canonical(cur) && canonical(d) {
+                            *cur = d;
+                        }
+                    })
+                    .or_insert(d);
+            }
+        }
+        map
+    })
+}
+
 /// Decodes one instruction at the start of `bytes`; returns it and its
 /// length in bytes. Errors name the byte offset (relative to `bytes`).
 pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
     let w0 = word(bytes, 0, 0)?;
     let (family, opcode) = classify(w0);
-    let mut cands = INSTRUCTIONS
-        .iter()
-        .filter(|d| d.family == family && d.opcode(target) == Some(opcode));
-    let first = cands.next().ok_or(Error::UnknownOpcode {
-        family,
-        opcode,
-        target: target.name(),
-        offset: 0,
-    })?;
-    let def = std::iter::once(first)
-        .chain(cands)
-        .find(|d| d.mnemonic == d.name || d.name.starts_with(d.mnemonic))
-        .unwrap_or(first);
+    let def = decode_index(target)
+        .get(&(family, opcode))
+        .copied()
+        .ok_or(Error::UnknownOpcode {
+            family,
+            opcode,
+            target: target.name(),
+            offset: 0,
+        })?;
     if !family.is_supported() {
         return Err(Error::Unsupported {
             family,
@@ -336,7 +662,24 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
                     0,
                 ));
             }
+            if def.mnemonic == "v_accvgpr_mov_b32" {
+                // VOP1 with AGPRs in both the vdst and the src0 VGPR space.
+                if w0 & 0x100 == 0 {
+                    return Err(invalid(def, "v_accvgpr_mov_b32 source must be an AGPR", 0));
+                }
+                ops.push(Operand::Agpr {
+                    num: ((w0 >> 17) & 0xFF) as u8,
+                    width: 1,
+                });
+                ops.push(Operand::Agpr {
+                    num: (w0 & 0xFF) as u8,
+                    width: 1,
+                });
+            }
             for (i, r) in def.operands.iter().enumerate() {
+                if def.mnemonic == "v_accvgpr_mov_b32" {
+                    break;
+                }
                 ops.push(match role(r) {
                     "vdst" => src(256 + ((w0 >> 17) & 0xFF), width(def, i)),
                     "sdst" => src((w0 >> 17) & 0xFF, width(def, i)),
@@ -394,6 +737,169 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
                 });
             }
         }
+        Family::Vop1Dpp
+        | Family::Vop2Dpp
+        | Family::Vop1Sdwa
+        | Family::Vop2Sdwa
+        | Family::VopcSdwa => {
+            let w1 = word(bytes, 4, 0)?;
+            len = 8;
+            let dpp = is_dpp(family);
+            let (s0, s1) = if dpp {
+                mods.dpp_ctrl = ((w1 >> 8) & 0x1FF) as u16;
+                if !dpp_ctrl_valid(mods.dpp_ctrl, target) {
+                    return Err(invalid(def, "invalid DPP control", 5));
+                }
+                mods.bound_ctrl = w1 >> 19 & 1 == 1;
+                mods.neg = ((w1 >> 20) & 1 | ((w1 >> 22) & 1) << 1) as u8;
+                mods.abs = ((w1 >> 21) & 1 | ((w1 >> 23) & 1) << 1) as u8;
+                mods.bank_mask = ((w1 >> 24) & 0xF) as u8;
+                mods.row_mask = (w1 >> 28) as u8;
+                (false, false)
+            } else {
+                if family != Family::VopcSdwa {
+                    if def.modifiers.contains(&"dst_sel") {
+                        mods.dst_sel = ((w1 >> 8) & 7) as u8;
+                        mods.dst_unused = ((w1 >> 11) & 3) as u8;
+                    } else {
+                        mods.dst_sel = 6;
+                    }
+                    mods.clamp = w1 >> 13 & 1 == 1;
+                    mods.omod = ((w1 >> 14) & 3) as u8;
+                    // dst_unused 3 has no name; LLVM prints it as UNUSED_PAD.
+                    if mods.dst_sel > 6 {
+                        return Err(invalid(def, "invalid SDWA dst_sel/dst_unused", 5));
+                    }
+                }
+                mods.src_sel = [((w1 >> 16) & 7) as u8, ((w1 >> 24) & 7) as u8];
+                mods.sext = ((w1 >> 19) & 1 | ((w1 >> 27) & 1) << 1) as u8;
+                mods.neg = ((w1 >> 20) & 1 | ((w1 >> 28) & 1) << 1) as u8;
+                mods.abs = ((w1 >> 21) & 1 | ((w1 >> 29) & 1) << 1) as u8;
+                if mods.src_sel.iter().any(|s| *s > 6) {
+                    return Err(invalid(def, "invalid SDWA src_sel", 6));
+                }
+                (w1 >> 23 & 1 == 1, w1 >> 31 & 1 == 1)
+            };
+            // Float sources (`:m`) take neg/abs. In DPP, an i16/i32 source of
+            // an instruction with float modifiers (v_ldexp_f16's exponent)
+            // reads the neg bit as sext and ignores abs; neg/abs on other
+            // sources make the encoding invalid. SDWA ignores them.
+            let kinds: Vec<(u8, bool, bool)> = def
+                .operands
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| {
+                    let k = dpp_sdwa_src(def, i)?;
+                    let fp = r.split(':').any(|p| p == "m");
+                    let int = r
+                        .split(':')
+                        .any(|p| matches!(p, "i16" | "i32" | "u16" | "u32"));
+                    Some((k, fp, int))
+                })
+                .collect();
+            let any_fp = kinds.iter().any(|(_, fp, _)| *fp);
+            for (k, fp, int) in kinds {
+                if fp {
+                    continue;
+                }
+                let (n, a) = (mods.neg >> k & 1, mods.abs >> k & 1);
+                mods.neg &= !(1 << k);
+                mods.abs &= !(1 << k);
+                if dpp && int && any_fp {
+                    mods.sext |= n << k;
+                } else if dpp && (n | a) != 0 && !def.mnemonic.contains("dot") {
+                    return Err(invalid(def, "neg/abs on a DPP source without modifiers", 6));
+                }
+            }
+            // 64-bit DPP (gfx90a+) only has row_newbcast.
+            if dpp
+                && !(0x150..=0x15F).contains(&mods.dpp_ctrl)
+                && def.operands.iter().enumerate().any(|(i, r)| {
+                    matches!(
+                        role(r),
+                        "vdst" | "vsrc" | "vsrc0" | "vsrc1" | "src" | "src0" | "src1"
+                    ) && width(def, i) == 2
+                })
+            {
+                return Err(invalid(def, "DP ALU dpp only supports row_newbcast", 5));
+            }
+            for (i, r) in def.operands.iter().enumerate() {
+                let w = width(def, i);
+                let op = match (role(r), dpp_sdwa_src(def, i)) {
+                    ("vdst", _) => src(256 + ((w0 >> 17) & 0xFF), w),
+                    ("vcc", _) => src(106, 2),
+                    ("sdst", _) => {
+                        if w1 >> 15 & 1 == 1 {
+                            src((w1 >> 8) & 0x7F, 2)
+                        } else {
+                            src(106, 2)
+                        }
+                    }
+                    (_, Some(0)) => src(if s0 { w1 & 0xFF } else { 256 + (w1 & 0xFF) }, w),
+                    (_, Some(_)) => {
+                        let f = (w0 >> 9) & 0xFF;
+                        src(if s1 { f } else { 256 + f }, w)
+                    }
+                    _ => return Err(invalid(def, "unexpected DPP/SDWA operand", 0)),
+                };
+                ops.push(op);
+            }
+        }
+        Family::Vop3p => {
+            let w1 = word(bytes, 4, 0)?;
+            len = 8;
+            let mai = is_mai(def);
+            let acc_cd = mai && w0 >> 15 & 1 == 1;
+            if mai {
+                mods.cbsz = ((w0 >> 8) & 7) as u8;
+                mods.abid = ((w0 >> 11) & 0xF) as u8;
+                mods.blgp = (w1 >> 29) as u8;
+            } else {
+                mods.clamp = w0 >> 15 & 1 == 1;
+                mods.op_sel = ((w0 >> 11) & 7) as u8;
+                mods.op_sel_hi = (((w1 >> 27) & 3) | ((w0 >> 14) & 1) << 2) as u8;
+                mods.abs = ((w0 >> 8) & 7) as u8;
+                mods.neg = (w1 >> 29) as u8;
+            }
+            let mut k = 0;
+            for (i, r) in def.operands.iter().enumerate() {
+                let w = width(def, i);
+                let reg = |n: u32, agpr: bool| {
+                    if agpr {
+                        Operand::Agpr {
+                            num: n as u8,
+                            width: w,
+                        }
+                    } else {
+                        src(256 + n, w)
+                    }
+                };
+                let name = role(r);
+                if name == "vdst" {
+                    let agpr = acc_cd || def.mnemonic.starts_with("v_accvgpr_write");
+                    ops.push(reg(w0 & 0xFF, agpr));
+                    continue;
+                }
+                let c = (w1 >> (9 * k)) & 0x1FF;
+                if c == 255 {
+                    return Err(invalid(def, "VOP3P has no literal on GFX9", 4));
+                }
+                let agpr = match (mai, k) {
+                    (true, 0 | 1) => w1 >> (27 + k) & 1 == 1,
+                    (true, _) => acc_cd && name != "vsrc2",
+                    _ => def.mnemonic.starts_with("v_accvgpr_read"),
+                };
+                k += 1;
+                if mai && c < 128 {
+                    return Err(invalid(def, "MFMA sources cannot be SGPRs", 4));
+                }
+                ops.push(if c >= 256 {
+                    reg(c - 256, agpr)
+                } else {
+                    src(c, w)
+                });
+            }
+        }
         Family::Vintrp => {
             for (i, r) in def.operands.iter().enumerate() {
                 ops.push(match role(r) {
@@ -439,10 +945,87 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
                 });
             }
         }
+        Family::Mimg => {
+            let w1 = word(bytes, 4, 0)?;
+            len = 8;
+            mods.dmask = ((w0 >> 8) & 0xF) as u8;
+            mods.unorm = w0 >> 12 & 1 == 1;
+            mods.glc = w0 >> 13 & 1 == 1;
+            mods.da = w0 >> 14 & 1 == 1;
+            mods.a16 = w0 >> 15 & 1 == 1;
+            let acc = target.has_agprs() && w0 >> 16 & 1 == 1;
+            mods.tfe = !target.has_agprs() && w0 >> 16 & 1 == 1;
+            mods.lwe = w0 >> 17 & 1 == 1;
+            mods.slc = w0 >> 25 & 1 == 1;
+            mods.sc1 = target == Target::Gfx90a && w0 >> 7 & 1 == 1;
+            mods.d16 = w1 >> 31 & 1 == 1;
+            if !def.operands.iter().any(|r| role(r) == "ssamp") && (w1 >> 21) & 0x1F != 0 {
+                return Err(invalid(
+                    def,
+                    "sampler field set on an instruction without a sampler",
+                    6,
+                ));
+            }
+            let mut data = mimg_data_width(def, &mods);
+            if ((w1 >> 8) & 0xFF) + u32::from(data) > 256 {
+                // No such register tuple: LLVM keeps the decoder's default form.
+                data = def.widths.first().copied().unwrap_or(1).max(1);
+            }
+            for (i, r) in def.operands.iter().enumerate() {
+                ops.push(match role(r) {
+                    "vdst" | "vdata" => {
+                        let n = (w1 >> 8) & 0xFF;
+                        if acc {
+                            Operand::Agpr {
+                                num: n as u8,
+                                width: data,
+                            }
+                        } else {
+                            src(256 + n, data)
+                        }
+                    }
+                    "vaddr" => src(256 + (w1 & 0xFF), width(def, i)),
+                    "srsrc" => src(((w1 >> 16) & 0x1F) << 2, width(def, i)),
+                    _ => src(((w1 >> 21) & 0x1F) << 2, 4),
+                });
+            }
+        }
+        Family::Exp => {
+            let w1 = word(bytes, 4, 0)?;
+            len = 8;
+            let en = w0 & 0xF;
+            let tgt = (w0 >> 4) & 0x3F;
+            mods.compr = w0 >> 10 & 1 == 1;
+            mods.done = w0 >> 11 & 1 == 1;
+            mods.vm = w0 >> 12 & 1 == 1;
+            ops.push(Operand::Imm(i64::from(tgt)));
+            for k in 0..4u32 {
+                // compr: the pairs are (vsrc0, vsrc0) and (vsrc1, vsrc1).
+                let field = if mods.compr { k / 2 } else { k };
+                let on = en >> k & 1 == 1;
+                ops.push(if on {
+                    src(256 + ((w1 >> (8 * field)) & 0xFF), 1)
+                } else {
+                    Operand::Off
+                });
+            }
+        }
         Family::Mubuf | Family::Mtbuf => {
             let w1 = word(bytes, 4, 0)?;
             len = 8;
             let mubuf = family == Family::Mubuf;
+            if def.operands.iter().all(|r| r.is_empty()) {
+                // buffer_wbinvl1 and friends: LLVM ignores every other field.
+                return Ok((
+                    Inst {
+                        target,
+                        def,
+                        operands: Vec::new(),
+                        mods: Modifiers::default(),
+                    },
+                    len,
+                ));
+            }
             mods.offset = (w0 & 0xFFF) as i32;
             mods.offen = w0 >> 12 & 1 == 1;
             mods.idxen = w0 >> 13 & 1 == 1;
@@ -660,12 +1243,18 @@ fn check_operand(def: &InstDef, role: &str, op: &Operand) -> Result<()> {
         || (role == "sdata" && def.mnemonic.contains("load"));
     let bad = |reason| Err(invalid(def, reason, 0));
     match *op {
-        Operand::Src { code, .. } if role.starts_with("vsrc") && code < 256 => {
+        Operand::Src { code, .. }
+            if (role.starts_with("vsrc") || def.mnemonic == "v_readfirstlane_b32")
+                && role.contains("src")
+                && code < 256
+                // MFMA A/B take special sources (src_execz, ...) but no numbers.
+                && !(is_mai(def) && matches!(code, 235..=239 | 251..=254)) =>
+        {
             return bad("operand must be a VGPR");
         }
         Operand::Literal(_) if role.starts_with("vsrc") => return bad("operand must be a VGPR"),
         Operand::Src {
-            code: 128..=208 | 240..=248 | 251..=255,
+            code: 128..=208 | 240..=248 | 255,
             ..
         }
         | Operand::Literal(_)
@@ -711,10 +1300,8 @@ fn check_operand(def: &InstDef, role: &str, op: &Operand) -> Result<()> {
                 ));
             }
         }
-        Operand::Agpr { num, width } => {
-            if u16::from(num) + u16::from(width.max(1)) - 1 > 255 {
-                return Err(invalid(def, "AGPR tuple beyond a255", 4));
-            }
+        Operand::Agpr { num, width } if u16::from(num) + u16::from(width.max(1)) - 1 > 255 => {
+            return Err(invalid(def, "AGPR tuple beyond a255", 4));
         }
         _ => {}
     }
@@ -910,6 +1497,28 @@ fn print_format(f: u8) -> String {
     format!(" format:[{}]", parts.join(","))
 }
 
+fn parse_bit_list(text: &str, col: usize) -> Result<Vec<u8>> {
+    let inner = text
+        .strip_prefix('[')
+        .and_then(|x| x.strip_suffix(']'))
+        .ok_or_else(|| syntax("expected [b,b,...]", col))?;
+    inner
+        .split(',')
+        .map(|b| match b.trim() {
+            "0" => Ok(0),
+            "1" => Ok(1),
+            _ => Err(syntax("bits must be 0 or 1", col)),
+        })
+        .collect()
+}
+
+fn small(v: i64, max: u8, col: usize) -> Result<u8> {
+    u8::try_from(v)
+        .ok()
+        .filter(|v| *v <= max)
+        .ok_or_else(|| syntax(format!("value must be 0..={max}"), col))
+}
+
 fn parse_format(text: &str, col: usize) -> Result<u8> {
     if let Some(v) = parse_int(text) {
         return u8::try_from(v)
@@ -956,6 +1565,108 @@ fn print_cpol(out: &mut String, m: &Modifiers, target: Target) {
     }
 }
 
+/// LLVM's `swizzle(...)` spelling of a ds_swizzle_b32 offset.
+fn print_swizzle(v: u32) -> String {
+    if v & 0xFF00 == 0x8000 {
+        let l: Vec<String> = (0..4).map(|k| (v >> (2 * k) & 3).to_string()).collect();
+        return format!("swizzle(QUAD_PERM,{})", l.join(","));
+    }
+    if v & 0x8000 != 0 {
+        return v.to_string();
+    }
+    let (and, or, xor) = (v & 0x1F, (v >> 5) & 0x1F, (v >> 10) & 0x1F);
+    if and == 0x1F && or == 0 && xor.count_ones() == 1 {
+        return format!("swizzle(SWAP,{xor})");
+    }
+    if and == 0x1F && or == 0 && xor > 0 && (xor + 1).is_power_of_two() {
+        return format!("swizzle(REVERSE,{})", xor + 1);
+    }
+    let group = 0x1F - and + 1;
+    if group > 1 && group.is_power_of_two() && or < group && xor == 0 {
+        return format!("swizzle(BROADCAST,{group},{or})");
+    }
+    let mask: String = (0..5)
+        .rev()
+        .map(|b| match (and >> b & 1, or >> b & 1, xor >> b & 1) {
+            (0, 0, _) => '0',
+            (0, _, _) => '1',
+            (_, _, 1) => 'i',
+            _ => 'p',
+        })
+        .collect();
+    format!("swizzle(BITMASK_PERM,\"{mask}\")")
+}
+
+fn parse_swizzle(text: &str, col: usize) -> Result<i64> {
+    let bad = || syntax(format!("bad swizzle `{text}`"), col);
+    let inner = text
+        .strip_prefix("swizzle(")
+        .and_then(|t| t.strip_suffix(')'))
+        .ok_or_else(bad)?;
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let num = |k: usize| parts.get(k).and_then(|p| parse_int(p)).ok_or_else(bad);
+    let v = match parts[0] {
+        "QUAD_PERM" if parts.len() == 5 => {
+            let mut v = 0x8000;
+            for k in 0..4 {
+                let l = num(k + 1)?;
+                if !(0..4).contains(&l) {
+                    return Err(bad());
+                }
+                v |= l << (2 * k);
+            }
+            v
+        }
+        "SWAP" if parts.len() == 2 => {
+            let n = num(1)?;
+            if !(1..=16).contains(&n) || n.count_ones() != 1 {
+                return Err(bad());
+            }
+            0x1F | n << 10
+        }
+        "REVERSE" if parts.len() == 2 => {
+            let n = num(1)?;
+            if !(2..=32).contains(&n) || n.count_ones() != 1 {
+                return Err(bad());
+            }
+            0x1F | (n - 1) << 10
+        }
+        "BROADCAST" if parts.len() == 3 => {
+            let (g, l) = (num(1)?, num(2)?);
+            if !(2..=32).contains(&g) || g.count_ones() != 1 || !(0..g).contains(&l) {
+                return Err(bad());
+            }
+            (32 - g) | l << 5
+        }
+        "BITMASK_PERM" if parts.len() == 2 => {
+            let m = parts[1]
+                .strip_prefix('"')
+                .and_then(|p| p.strip_suffix('"'))
+                .ok_or_else(bad)?;
+            if m.len() != 5 {
+                return Err(bad());
+            }
+            let (mut and, mut or, mut xor) = (0, 0, 0);
+            for (i, ch) in m.chars().enumerate() {
+                let bit = 1 << (4 - i);
+                match ch {
+                    '0' => {}
+                    '1' => or |= bit,
+                    'p' => and |= bit,
+                    'i' => {
+                        and |= bit;
+                        xor |= bit;
+                    }
+                    _ => return Err(bad()),
+                }
+            }
+            and | or << 5 | xor << 10
+        }
+        _ => return Err(bad()),
+    };
+    Ok(v)
+}
+
 fn print_hwreg(v: u32, target: Target) -> String {
     let id = v & 0x3F;
     let off = (v >> 6) & 0x1F;
@@ -997,7 +1708,7 @@ pub fn print(inst: &Inst) -> String {
     let mut out = def.name.to_string();
     let m = &inst.mods;
     let mut texts = Vec::new();
-    let slots = if def.family == Family::Vop3 {
+    let slots = if def.family == Family::Vop3 || (def.family == Family::Vop3p && is_mix(def)) {
         vop3_slots(def)
     } else {
         Vec::new()
@@ -1010,6 +1721,7 @@ pub fn print(inst: &Inst) -> String {
             match (def.family, r, op) {
                 (Family::Sopk, "hwreg", Operand::Imm(v)) => print_hwreg(*v as u32, inst.target),
                 (Family::Sopk, "imm16" | "simm16", Operand::Imm(v)) => format!("{v:#x}"),
+                (Family::Sopk, "simm32", Operand::Literal(v)) => dec_or_hex(i64::from(*v)),
                 (Family::Sopp, "waitcnt", Operand::Imm(v)) => print_waitcnt(*v as u32),
                 (Family::Sopp, "imm16", Operand::Imm(v))
                 | (Family::Smem, "probe", Operand::Imm(v)) => dec_or_hex(*v),
@@ -1018,12 +1730,32 @@ pub fn print(inst: &Inst) -> String {
                 (Family::Sopc, "imask", Operand::Imm(v))
                 | (Family::Sopp, "imask", Operand::Imm(v)) => print_gpr_idx(*v as u32),
                 (Family::Sopp, "", Operand::Imm(v)) => v.to_string(),
+                (Family::Exp, "tgt", Operand::Imm(v)) => print_exp_target(*v as u32),
                 (Family::Vop3 | Family::Vintrp, "attr", Operand::Imm(v)) => print_attr(*v),
                 (Family::Vop3 | Family::Vintrp, "param", Operand::Imm(v)) => PARAMS
                     .get(*v as usize)
                     .map_or_else(|| format!("invalid_param_{v}"), |p| p.to_string()),
                 _ => op.print(ty),
             };
+        if let (true, Some(k)) = (
+            is_dpp(def.family) || is_sdwa(def.family),
+            def.operands.get(i).and_then(|_| dpp_sdwa_src(def, i)),
+        ) {
+            if m.sext >> k & 1 == 1 {
+                t = format!("sext({t})");
+            }
+            if m.abs >> k & 1 == 1 {
+                t = format!("|{t}|");
+            }
+            if m.neg >> k & 1 == 1 {
+                let numeric = matches!(op, Operand::Src { code: 128..=208 | 240..=248, .. });
+                t = if numeric && m.abs >> k & 1 == 0 {
+                    format!("neg({t})")
+                } else {
+                    format!("-{t}")
+                };
+            }
+        }
         if let (Some(Slot::Src(k)), Operand::Src { .. }) = (slot, op) {
             if m.abs >> k & 1 == 1 {
                 t = format!("|{t}|");
@@ -1040,7 +1772,13 @@ pub fn print(inst: &Inst) -> String {
         }
         texts.push(t);
     }
-    if !texts.is_empty() {
+    if def.family == Family::Exp && !texts.is_empty() {
+        // `exp mrt0 v1, v2, v3, v4`: no comma after the target.
+        out.push(' ');
+        out.push_str(&texts[0]);
+        out.push(' ');
+        out.push_str(&texts[1..].join(", "));
+    } else if !texts.is_empty() {
         out.push(' ');
         out.push_str(&texts.join(", "));
     }
@@ -1057,7 +1795,9 @@ pub fn print(inst: &Inst) -> String {
             if m.high {
                 out.push_str(" high");
             }
-            if m.op_sel != 0 {
+            if m.op_sel != 0 && def.mnemonic.starts_with("v_cvt_sr_") {
+                print_bits(&mut out, "op_sel", m.op_sel, 4);
+            } else if m.op_sel != 0 {
                 let mut bits: Vec<String> =
                     (0..nsrc).map(|k| (m.op_sel >> k & 1).to_string()).collect();
                 bits.push((m.op_sel >> 3 & 1).to_string());
@@ -1081,11 +1821,123 @@ pub fn print(inst: &Inst) -> String {
                 if b != 0 {
                     out.push_str(&format!(" offset1:{b}"));
                 }
+            } else if m.offset != 0 && def.mnemonic == "ds_swizzle_b32" {
+                out.push_str(&format!(" offset:{}", print_swizzle(m.offset as u32)));
             } else if m.offset != 0 {
                 out.push_str(&format!(" offset:{}", m.offset));
             }
             if m.gds {
                 out.push_str(" gds");
+            }
+        }
+        Family::Vop1Dpp | Family::Vop2Dpp | Family::VopcDpp => {
+            out.push(' ');
+            out.push_str(&print_dpp_ctrl(m.dpp_ctrl));
+            out.push_str(&format!(
+                " row_mask:{:#x} bank_mask:{:#x}",
+                m.row_mask, m.bank_mask
+            ));
+            if m.bound_ctrl {
+                out.push_str(" bound_ctrl:1");
+            }
+        }
+        Family::Vop1Sdwa | Family::Vop2Sdwa | Family::VopcSdwa => {
+            if m.clamp {
+                out.push_str(" clamp");
+            }
+            match m.omod {
+                1 => out.push_str(" mul:2"),
+                2 => out.push_str(" mul:4"),
+                3 => out.push_str(" div:2"),
+                _ => {}
+            }
+            // gfx942's fp8 conversions have no dst_sel/dst_unused.
+            if def.family != Family::VopcSdwa && def.modifiers.contains(&"dst_sel") {
+                out.push_str(&format!(
+                    " dst_sel:{} dst_unused:{}",
+                    SDWA_SEL[usize::from(m.dst_sel)],
+                    SDWA_UNUSED[usize::from(m.dst_unused % 3)]
+                ));
+            }
+            out.push_str(&format!(
+                " src0_sel:{}",
+                SDWA_SEL[usize::from(m.src_sel[0])]
+            ));
+            if def.family != Family::Vop1Sdwa {
+                out.push_str(&format!(
+                    " src1_sel:{}",
+                    SDWA_SEL[usize::from(m.src_sel[1])]
+                ));
+            }
+        }
+        Family::Vop3p if is_mai(def) => {
+            if m.cbsz != 0 {
+                out.push_str(&format!(" cbsz:{}", m.cbsz));
+            }
+            if m.abid != 0 {
+                out.push_str(&format!(" abid:{}", m.abid));
+            }
+            if m.blgp != 0 {
+                if def.mnemonic.starts_with("v_mfma_f64") && inst.target == Target::Gfx942 {
+                    print_bits(&mut out, "neg", m.blgp, 3);
+                } else {
+                    out.push_str(&format!(" blgp:{}", m.blgp));
+                }
+            }
+        }
+        Family::Vop3p => {
+            let n = vop3p_nsrc(def);
+            let mask = (1u8 << n) - 1;
+            if m.op_sel & mask != 0 {
+                print_bits(&mut out, "op_sel", m.op_sel, n);
+            }
+            let default_hi = if is_mix(def) { 0 } else { mask };
+            // LLVM prints op_sel_hi whenever it differs from the default, even
+            // where the inventory does not list it (dot4/dot8).
+            if !def.modifiers.is_empty() && m.op_sel_hi & mask != default_hi {
+                print_bits(&mut out, "op_sel_hi", m.op_sel_hi, n);
+            }
+            if !is_mix(def) {
+                if m.neg & mask != 0 {
+                    print_bits(&mut out, "neg_lo", m.neg, n);
+                }
+                if m.abs & mask != 0 {
+                    print_bits(&mut out, "neg_hi", m.abs, n);
+                }
+            }
+            if m.clamp {
+                out.push_str(" clamp");
+            }
+        }
+        Family::Mimg => {
+            if m.dmask != 0 {
+                out.push_str(&format!(" dmask:{:#x}", m.dmask));
+            }
+            for (on, name) in [
+                (m.unorm, "unorm"),
+                (m.glc, "glc"),
+                (m.slc, "slc"),
+                (m.sc1, "scc"),
+                (m.a16, "a16"),
+            ] {
+                if on {
+                    out.push(' ');
+                    out.push_str(name);
+                }
+            }
+            for (on, name) in [(m.tfe, "tfe"), (m.lwe, "lwe"), (m.da, "da"), (m.d16, "d16")] {
+                if on {
+                    out.push(' ');
+                    out.push_str(name);
+                }
+            }
+        }
+        Family::Exp => {
+            for (on, name) in [(m.done, "done"), (m.compr, "compr"), (m.vm, "vm")] {
+                if on {
+                    out.push(' ');
+                    out.push_str(name);
+                }
             }
         }
         Family::Mubuf | Family::Mtbuf => {
@@ -1292,6 +2144,28 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
     if roles.iter().any(|r| role(r) == "waitcnt") {
         let t = rest.trim();
         opnds.push((base + rest.find(t).unwrap_or(0), t));
+    } else if def.family == Family::Exp && !rest.trim().is_empty() {
+        // `exp TGT src0, src1, src2, src3 [mods]` (a comma after TGT is accepted).
+        let lead = rest.len() - rest.trim_start().len();
+        let body = rest.trim_start();
+        let end = body.find([' ', '\t', ',']).unwrap_or(body.len());
+        opnds.push((base + lead, &body[..end]));
+        let tail = body[end..].trim_start_matches([' ', '\t']);
+        let tail = tail.strip_prefix(',').unwrap_or(tail);
+        let tail_base = base + rest.len() - tail.len();
+        let pieces = split_top(tail, tail_base);
+        let n = pieces.len();
+        for (k, (c, t)) in pieces.into_iter().enumerate() {
+            if k + 1 == n {
+                let ws = split_ws(t, c);
+                if let Some((first, more)) = ws.split_first() {
+                    opnds.push(*first);
+                    modtexts.extend_from_slice(more);
+                }
+            } else {
+                opnds.push((c, t));
+            }
+        }
     } else if !roles.is_empty() && !rest.trim().is_empty() {
         let pieces = split_top(rest, base);
         let n = pieces.len();
@@ -1309,26 +2183,118 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
         }
     } else {
         modtexts = split_ws(rest, base);
-        if def.family == Family::Sopp && modtexts.len() == 1 {
-            if let Some(v) = parse_int(modtexts[0].1) {
-                endpgm_imm = Some((modtexts[0].0 + 1, v));
-                modtexts.clear();
-            }
+        if let [(c, t)] = modtexts[..]
+            && def.family == Family::Sopp
+            && let Some(v) = parse_int(t)
+        {
+            endpgm_imm = Some((c + 1, v));
+            modtexts.clear();
         }
     }
-    let mut mods = Modifiers {
-        format: 1,
-        ..Modifiers::default()
-    };
+    let mut mods = Modifiers::defaults_for(def);
+    mods.op_sel_hi = 0;
     let gfx942 = target == Target::Gfx942;
+    let mut op_sel_hi_given = false;
+    let mut dpp_ctrl_given = false;
     let mut op_sel_list: Option<Vec<u8>> = None;
+    let mut seen_mods: Vec<&str> = Vec::new();
+    let mut last_rank = 0;
     for &(c, t) in &modtexts {
         let col = c + 1;
         let (k, v) = t.split_once(':').unwrap_or((t, ""));
+        // llvm-mc takes modifiers only in the order LLVM prints them.
+        let rank = MODIFIER_ORDER
+            .iter()
+            .position(|m| *m == k)
+            .or_else(|| DPP_CTRL_WORDS.contains(&k).then_some(DPP_CTRL_RANK))
+            .unwrap_or(0);
+        if rank < last_rank {
+            return Err(syntax(format!("modifier `{k}` out of order"), col));
+        }
+        last_rank = rank;
+        if seen_mods.contains(&k) {
+            return Err(syntax(format!("modifier `{k}` given twice"), col));
+        }
+        seen_mods.push(k);
+        // Cache-policy and similar flags only where LLVM takes them (the
+        // inventory's modifiers, or what the oracle printed on this target).
+        const FLAGS: [&str; 9] = ["glc", "slc", "sc0", "sc1", "nt", "scc", "lds", "gds", "tfe"];
+        if FLAGS.contains(&k) && !def.accepts(k, target) && !def.modifiers.contains(&k) {
+            return Err(syntax(
+                format!("`{k}` is not supported by {}", def.mnemonic),
+                col,
+            ));
+        }
         let num = || parse_int(v).ok_or_else(|| syntax(format!("bad value in `{t}`"), col));
         match (k, def.family) {
             ("clamp", Family::Vop3) => mods.clamp = true,
             ("high", Family::Vop3) if is_interp(def) => mods.high = true,
+            ("clamp", Family::Vop3p) if !is_mai(def) => mods.clamp = true,
+            ("clamp", f) if is_sdwa(f) => mods.clamp = true,
+            ("mul", f) if is_sdwa(f) && v == "2" => mods.omod = 1,
+            ("mul", f) if is_sdwa(f) && v == "4" => mods.omod = 2,
+            ("div", f) if is_sdwa(f) && v == "2" => mods.omod = 3,
+            ("dst_sel" | "src0_sel" | "src1_sel", f) if is_sdwa(f) => {
+                let x = SDWA_SEL
+                    .iter()
+                    .position(|n| *n == v)
+                    .ok_or_else(|| syntax(format!("unknown SDWA select `{v}`"), col))?
+                    as u8;
+                match k {
+                    "dst_sel" => mods.dst_sel = x,
+                    "src0_sel" => mods.src_sel[0] = x,
+                    _ => mods.src_sel[1] = x,
+                }
+            }
+            ("dst_unused", f) if is_sdwa(f) => {
+                mods.dst_unused = SDWA_UNUSED
+                    .iter()
+                    .position(|n| *n == v)
+                    .ok_or_else(|| syntax(format!("unknown dst_unused `{v}`"), col))?
+                    as u8;
+            }
+            ("row_mask", f) if is_dpp(f) => mods.row_mask = small(num()?, 15, col)?,
+            ("bank_mask", f) if is_dpp(f) => mods.bank_mask = small(num()?, 15, col)?,
+            // LLVM takes bound_ctrl:0 (legacy spelling) and bound_ctrl:1 alike.
+            ("bound_ctrl", f) if is_dpp(f) && matches!(v, "0" | "1") => mods.bound_ctrl = true,
+            (_, f) if is_dpp(f) && parse_dpp_ctrl(k, v, col, target)?.is_some() => {
+                mods.dpp_ctrl = parse_dpp_ctrl(k, v, col, target)?.unwrap_or(0);
+                dpp_ctrl_given = true;
+            }
+            ("op_sel" | "op_sel_hi" | "neg_lo" | "neg_hi", Family::Vop3p) if !is_mai(def) => {
+                let bits = parse_bit_list(v, col)?;
+                let n = vop3p_nsrc(def);
+                let mut x = 0u8;
+                for (k, b) in bits.iter().take(n).enumerate() {
+                    x |= b << k;
+                }
+                match k {
+                    "op_sel" => mods.op_sel = x,
+                    "op_sel_hi" => {
+                        // Bits past the sources keep their default (1, 0 for mix).
+                        let keep = if is_mix(def) {
+                            0
+                        } else {
+                            7 & !((1u8 << n) - 1)
+                        };
+                        mods.op_sel_hi = x | keep;
+                        op_sel_hi_given = true;
+                    }
+                    "neg_lo" => mods.neg = x,
+                    _ => mods.abs = x,
+                }
+            }
+            ("cbsz", Family::Vop3p) if is_mai(def) => mods.cbsz = small(num()?, 7, col)?,
+            ("abid", Family::Vop3p) if is_mai(def) => mods.abid = small(num()?, 15, col)?,
+            ("blgp", Family::Vop3p) if is_mai(def) => mods.blgp = small(num()?, 7, col)?,
+            ("neg", Family::Vop3p) if is_mai(def) => {
+                let bits = parse_bit_list(v, col)?;
+                mods.blgp = bits
+                    .iter()
+                    .take(3)
+                    .enumerate()
+                    .fold(0, |x, (k, b)| x | b << k);
+            }
             ("mul", Family::Vop3) if v == "2" => mods.omod = 1,
             ("mul", Family::Vop3) if v == "4" => mods.omod = 2,
             ("div", Family::Vop3) if v == "2" => mods.omod = 3,
@@ -1352,9 +2318,25 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             ("lds", _) => mods.lds = true,
             ("offen", Family::Mubuf | Family::Mtbuf) => mods.offen = true,
             ("idxen", Family::Mubuf | Family::Mtbuf) => mods.idxen = true,
-            ("tfe", Family::Mubuf | Family::Mtbuf) if !target.has_agprs() => mods.tfe = true,
+            ("tfe", Family::Mubuf | Family::Mtbuf | Family::Mimg) if !target.has_agprs() => {
+                mods.tfe = true
+            }
+            ("dmask", Family::Mimg) => mods.dmask = small(num()?, 15, col)?,
+            ("unorm", Family::Mimg) => mods.unorm = true,
+            ("a16", Family::Mimg) => mods.a16 = true,
+            ("lwe", Family::Mimg) => mods.lwe = true,
+            ("da", Family::Mimg) => mods.da = true,
+            ("d16", Family::Mimg) => mods.d16 = true,
+            ("done", Family::Exp) => mods.done = true,
+            ("compr", Family::Exp) => mods.compr = true,
+            ("vm", Family::Exp) => mods.vm = true,
             ("format", Family::Mtbuf) => mods.format = parse_format(v, col)?,
             ("nv", Family::Smem) => mods.nv = true,
+            ("offset", Family::Ds)
+                if v.starts_with("swizzle(") && def.mnemonic == "ds_swizzle_b32" =>
+            {
+                mods.offset = parse_swizzle(v, col)? as i32;
+            }
             ("offset", _) => {
                 let v = num()?;
                 let ok = match def.family {
@@ -1383,21 +2365,30 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             _ => return Err(syntax(format!("unexpected modifier `{t}`"), col)),
         }
     }
-    if is_ds2(def) && mods.offset01.is_none() {
-        mods.offset01 = Some((0, 0));
+
+    if is_dpp(def.family) && !dpp_ctrl_given {
+        return Err(syntax(
+            "missing DPP control (quad_perm, row_shl, …)",
+            base + rest.len() + 1,
+        ));
     }
+    if def.family == Family::Vop3p && !op_sel_hi_given && !is_mix(def) && !is_mai(def) {
+        mods.op_sel_hi = 7;
+    }
+
     // Bind operand texts to roles (optional roles only when counts say so).
     let required = roles.iter().filter(|r| !is_opt(r)).count();
     let with_opt = opnds.len() > required;
     let ty = def.src_type();
     let mut operands = Vec::new();
     let mut it = opnds.iter();
-    let slots = if def.family == Family::Vop3 {
+    let slots = if def.family == Family::Vop3 || (def.family == Family::Vop3p && is_mix(def)) {
         vop3_slots(def)
     } else {
         Vec::new()
     };
     let nsrc = slots.iter().filter(|s| matches!(s, Slot::Src(_))).count();
+    let mut op_cols: Vec<usize> = Vec::new();
     for (i, r) in def.operands.iter().enumerate() {
         if r.is_empty() || (is_opt(r) && !with_opt) {
             continue;
@@ -1410,113 +2401,158 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
         };
         let col = c + 1;
         let name = role(r);
-        let w = width(def, i) + u8::from(mods.tfe && matches!(name, "vdst" | "vdata"));
-        let op =
-            match name {
-                "hwreg" => Operand::Imm(i64::from(parse_hwreg(t, col, target)?)),
-                "attr" => Operand::Imm(parse_attr(t, col)?),
-                "param" => {
-                    Operand::Imm(PARAMS.iter().position(|p| *p == t).ok_or_else(|| {
+        let w = if def.family == Family::Mimg && matches!(name, "vdst" | "vdata") {
+            mimg_data_width(def, &mods)
+        } else {
+            width(def, i) + u8::from(mods.tfe && matches!(name, "vdst" | "vdata"))
+        };
+        let op = match name {
+            "hwreg" => Operand::Imm(i64::from(parse_hwreg(t, col, target)?)),
+            "attr" => Operand::Imm(parse_attr(t, col)?),
+            "tgt" if def.family == Family::Exp => {
+                Operand::Imm(i64::from(parse_exp_target(t, col)?))
+            }
+            "param" => {
+                Operand::Imm(
+                    PARAMS.iter().position(|p| *p == t).ok_or_else(|| {
                         syntax(format!("expected p10, p20 or p0, found `{t}`"), col)
-                    })? as i64)
+                    })? as i64,
+                )
+            }
+            "msg" => Operand::Imm(parse_sendmsg(t, col)?),
+            "waitcnt" => Operand::Imm(i64::from(parse_waitcnt(t, col)?)),
+            "imask" => Operand::Imm(parse_gpr_idx(t, col)?),
+            "label" | "imm16" | "simm16" => {
+                let v = parse_int(t)
+                    .ok_or_else(|| syntax(format!("expected an integer, found `{t}`"), col))?;
+                if !(-32768..=65535).contains(&v) {
+                    return Err(syntax("immediate out of 16-bit range", col));
                 }
-                "msg" => Operand::Imm(parse_sendmsg(t, col)?),
-                "waitcnt" => Operand::Imm(i64::from(parse_waitcnt(t, col)?)),
-                "imask" => Operand::Imm(parse_gpr_idx(t, col)?),
-                "label" | "imm16" | "simm16" => {
-                    let v = parse_int(t)
-                        .ok_or_else(|| syntax(format!("expected an integer, found `{t}`"), col))?;
-                    if !(-32768..=65535).contains(&v) {
-                        return Err(syntax("immediate out of 16-bit range", col));
-                    }
-                    Operand::Imm(v & 0xFFFF)
-                }
-                "simm32" => {
-                    let v = parse_src(t, ty, 1)
-                        .ok_or_else(|| syntax(format!("bad literal `{t}`"), col))?;
-                    match v {
-                        Operand::Literal(_) => v,
-                        Operand::Src {
-                            code: c @ 128..=208,
-                            ..
-                        } => Operand::Literal(if c <= 192 {
-                            u32::from(c - 128)
-                        } else {
-                            (-(i32::from(c) - 192)) as u32
-                        }),
-                        _ => return Err(syntax("expected a 32-bit constant", col)),
-                    }
-                }
-                "soffset" | "probe" if def.family == Family::Smem => match parse_reg(t) {
-                    Some(r) => r,
-                    None => Operand::Imm(
-                        parse_int(t).ok_or_else(|| syntax(format!("bad offset `{t}`"), col))?,
-                    ),
-                },
-                _ => {
-                    let mut s = t;
-                    let (mut neg, mut abs) = (false, false);
-                    if let Some(x) = s.strip_prefix('-').filter(|x| {
-                        x.starts_with(['|', 'v', 's', 'a', 't', 'e', 'm', 'f', 'x', 'n'])
-                    }) {
-                        neg = true;
-                        s = x;
-                    }
-                    if let Some(x) = s.strip_prefix("neg(").and_then(|x| x.strip_suffix(')')) {
-                        neg = true;
-                        s = x;
-                    }
-                    if let Some(x) = s.strip_prefix('|').and_then(|x| x.strip_suffix('|')) {
-                        abs = true;
-                        s = x;
-                    } else if let Some(x) = s.strip_prefix("abs(").and_then(|x| x.strip_suffix(')'))
-                    {
-                        abs = true;
-                        s = x;
-                    }
-                    if s == "off" {
-                        Operand::Off
+                Operand::Imm(v & 0xFFFF)
+            }
+            "simm32" => {
+                let v =
+                    parse_src(t, ty, 1).ok_or_else(|| syntax(format!("bad literal `{t}`"), col))?;
+                match v {
+                    Operand::Literal(_) => v,
+                    Operand::Src {
+                        code: c @ 128..=208,
+                        ..
+                    } => Operand::Literal(if c <= 192 {
+                        u32::from(c - 128)
                     } else {
-                        let v = parse_src(s, ty, w)
-                            .ok_or_else(|| syntax(format!("invalid operand `{t}`"), col))?;
-                        match slots.get(i) {
-                            Some(Slot::Src(k)) => {
-                                mods.neg |= u8::from(neg) << k;
-                                mods.abs |= u8::from(abs) << k;
-                            }
-                            _ if neg || abs => {
-                                return Err(syntax("source modifiers not allowed here", col));
-                            }
-                            _ => {}
+                        (-(i32::from(c) - 192)) as u32
+                    }),
+                    _ => return Err(syntax("expected a 32-bit constant", col)),
+                }
+            }
+            "soffset" | "probe" if def.family == Family::Smem => match parse_reg(t) {
+                Some(r) => r,
+                None => Operand::Imm(
+                    parse_int(t).ok_or_else(|| syntax(format!("bad offset `{t}`"), col))?,
+                ),
+            },
+            _ => {
+                let mut s = t;
+                let (mut neg, mut abs) = (false, false);
+                if let Some(x) = s
+                    .strip_prefix('-')
+                    .filter(|x| x.starts_with(['|', 'v', 's', 'a', 't', 'e', 'm', 'f', 'x', 'n']))
+                {
+                    neg = true;
+                    s = x;
+                }
+                if let Some(x) = s.strip_prefix("neg(").and_then(|x| x.strip_suffix(')')) {
+                    neg = true;
+                    s = x;
+                }
+                if let Some(x) = s.strip_prefix('|').and_then(|x| x.strip_suffix('|')) {
+                    abs = true;
+                    s = x;
+                } else if let Some(x) = s.strip_prefix("abs(").and_then(|x| x.strip_suffix(')')) {
+                    abs = true;
+                    s = x;
+                }
+                let mut sext = false;
+                if let Some(x) = s.strip_prefix("sext(").and_then(|x| x.strip_suffix(')')) {
+                    sext = true;
+                    s = x;
+                }
+                let dpp_sdwa = (is_dpp(def.family) || is_sdwa(def.family))
+                    .then(|| dpp_sdwa_src(def, i))
+                    .flatten();
+                let int_role = r
+                    .split(':')
+                    .any(|p| matches!(p, "i16" | "i32" | "u16" | "u32" | "b32" | "b16"));
+                if sext
+                    && (!(is_sdwa(def.family) || is_dpp(def.family))
+                        || dpp_sdwa.is_none()
+                        || (is_sdwa(def.family) && float_src(def) && !int_role))
+                {
+                    return Err(syntax("sext is only allowed on SDWA sources", col));
+                }
+                if s == "off" {
+                    Operand::Off
+                } else {
+                    let v = parse_src(s, ty, w)
+                        .ok_or_else(|| syntax(format!("invalid operand `{t}`"), col))?;
+                    // SDWA integer sources take sext, not neg/abs.
+                    let int_typed = r
+                        .split(':')
+                        .any(|p| matches!(p, "i16" | "i32" | "u16" | "u32" | "b32" | "b16"));
+                    let fp = (r.split(':').any(|p| p == "m")
+                        && !(is_sdwa(def.family) && (!float_src(def) || int_typed)))
+                        || def.mnemonic.starts_with("v_div_scale");
+                    if (neg || abs) && !fp {
+                        return Err(syntax("not a valid operand.", col));
+                    }
+                    match (slots.get(i), dpp_sdwa) {
+                        (Some(Slot::Src(k)), _) => {
+                            mods.neg |= u8::from(neg) << k;
+                            mods.abs |= u8::from(abs) << k;
                         }
-                        match v {
-                            Operand::Src { code: 125, .. } => Operand::Src {
-                                code: 125,
-                                width: w,
-                            },
-                            Operand::Src { code, width } if !(128..256).contains(&code) => {
-                                // Registers keep their written width; check it
-                                // (a global vaddr is 64-bit exactly when saddr is off).
-                                let free = name == "vaddr"
-                                    && matches!(
-                                        def.family,
-                                        Family::Global | Family::Mubuf | Family::Mtbuf
-                                    );
-                                if width != w && !free {
-                                    return Err(syntax(
-                                        format!("expected a {w}-dword register, found `{t}`"),
-                                        col,
-                                    ));
-                                }
-                                v
-                            }
-                            Operand::Src { code, .. } => Operand::Src { code, width: w },
-                            _ => v,
+                        (_, Some(k)) => {
+                            mods.neg |= u8::from(neg) << k;
+                            mods.abs |= u8::from(abs) << k;
+                            mods.sext |= u8::from(sext) << k;
                         }
+                        _ if neg || abs => {
+                            return Err(syntax("source modifiers not allowed here", col));
+                        }
+                        _ => {}
+                    }
+                    match v {
+                        Operand::Src { code: 125, .. } => Operand::Src {
+                            code: 125,
+                            width: w,
+                        },
+                        Operand::Src { code, width } if !(128..256).contains(&code) => {
+                            // Registers keep their written width; check it
+                            // (a global vaddr is 64-bit exactly when saddr is off).
+                            // A global vaddr is 64-bit exactly when saddr is off; a
+                            // MIMG address size is not encoded.
+                            let free = (name == "vaddr"
+                                && matches!(
+                                    def.family,
+                                    Family::Global | Family::Mubuf | Family::Mtbuf | Family::Mimg
+                                ))
+                                || (name == "srsrc" && def.family == Family::Mimg);
+                            if width != w && !free {
+                                return Err(syntax(
+                                    format!("expected a {w}-dword register, found `{t}`"),
+                                    col,
+                                ));
+                            }
+                            v
+                        }
+                        Operand::Src { code, .. } => Operand::Src { code, width: w },
+                        _ => v,
                     }
                 }
-            };
+            }
+        };
         operands.push(op);
+        op_cols.push(col);
     }
     if let Some(&(c, t)) = it.next() {
         return Err(syntax(format!("unexpected operand `{t}`"), c + 1));
@@ -1529,22 +2565,350 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
     }
     if let Some(bits) = op_sel_list {
         let mut v = 0u8;
-        let n = bits.len();
         for (k, b) in bits.iter().enumerate() {
             if *b > 1 {
                 return Err(syntax("op_sel bits must be 0 or 1", base + 1));
             }
-            let pos = if k + 1 == n && n == nsrc + 1 { 3 } else { k };
-            v |= b << pos;
+            // Entries are src0..src(n-1) then dst; extra entries are ignored,
+            // except v_cvt_sr_* whose four entries map to the four bits.
+            let pos = if def.mnemonic.starts_with("v_cvt_sr_") || k < nsrc {
+                k
+            } else if k == nsrc {
+                3
+            } else {
+                continue;
+            };
+            if pos < 4 {
+                v |= b << pos;
+            }
         }
         mods.op_sel = v;
     }
-    Ok(Inst {
+    let inst = Inst {
         target,
         def,
         operands,
         mods,
-    })
+    };
+    validate(&inst, &op_cols, lead + 1)?;
+    Ok(inst)
+}
+
+/// The assembler's semantic checks (what llvm-mc rejects after matching):
+/// constant bus, operand sizes, modifiers a target lacks. `cols` are the
+/// operands' columns, `mn_col` the mnemonic's.
+fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
+    let def = inst.def;
+    let m = &inst.mods;
+    let t = inst.target;
+    let col = |i: usize| cols.get(i).copied().unwrap_or(mn_col);
+    let err = |msg: &str, c: usize| Err(syntax(msg, c));
+    // Present roles, aligned with the operands.
+    let all: Vec<&str> = def
+        .operands
+        .iter()
+        .copied()
+        .filter(|r| !r.is_empty())
+        .collect();
+    let roles: Vec<&str> = if inst.operands.len() < all.len() {
+        all.iter().copied().filter(|r| !is_opt(r)).collect()
+    } else {
+        all
+    };
+    // Constant bus: one scalar value (SGPR, literal, special register) per
+    // VALU instruction on GFX9; v_writelane_b32 may read two.
+    let valu = matches!(
+        def.family,
+        Family::Vop1
+            | Family::Vop2
+            | Family::Vopc
+            | Family::Vop3
+            | Family::Vop3p
+            | Family::Vop1Sdwa
+            | Family::Vop2Sdwa
+            | Family::VopcSdwa
+    );
+    if valu {
+        // (code, width or literal value): vcc_lo and vcc are different values.
+        let mut scalars: Vec<(u16, u32)> = Vec::new();
+        let mut seen_src = false;
+        for (i, (r, o)) in roles.iter().zip(&inst.operands).enumerate() {
+            let name = role(r);
+            let is_src = name.contains("src") || name == "simm32" || (seen_src && name == "vcc");
+            seen_src |= name.contains("src");
+            let is_dst = !is_src && (name.contains("dst") || name == "vcc");
+            if is_dst || !is_src {
+                continue;
+            }
+            let v = match o {
+                Operand::Src { code, width }
+                    if *code < 128 || (235..=239).contains(code) || (251..=253).contains(code) =>
+                {
+                    Some((*code, u32::from(*width)))
+                }
+                Operand::Src { .. } if name == "vcc" => Some((106, 2)),
+                Operand::Literal(v) => Some((255, *v)),
+                _ => None,
+            };
+            // v_writelane_b32 may also read m0 as its lane select.
+            let v = v.filter(|v| !(def.mnemonic == "v_writelane_b32" && v.0 == 124));
+            if let Some(v) = v
+                && !scalars.contains(&v)
+            {
+                scalars.push(v);
+                if scalars.len() > 1 {
+                    return err(
+                        "invalid operand (violates constant bus restrictions)",
+                        col(i),
+                    );
+                }
+            }
+        }
+        if def.mnemonic.starts_with("v_div_fmas") && !scalars.is_empty() && scalars[0].0 != 106 {
+            return err(
+                "invalid operand (violates constant bus restrictions)",
+                mn_col,
+            );
+        }
+    }
+    match def.family {
+        Family::Global => {
+            let saddr_off = roles
+                .iter()
+                .zip(&inst.operands)
+                .any(|(r, o)| role(r) == "saddr" && *o == Operand::Off);
+            for (i, (r, o)) in roles.iter().zip(&inst.operands).enumerate() {
+                if role(r) == "vaddr"
+                    && let Operand::Src { width, .. } = o
+                    && (*width == 2) != saddr_off
+                {
+                    return err("invalid operand for instruction", col(i));
+                }
+            }
+        }
+        Family::Scratch if t != Target::Gfx942 => {
+            let both = roles
+                .iter()
+                .zip(&inst.operands)
+                .filter(|(r, o)| matches!(role(r), "vaddr" | "saddr") && **o != Operand::Off);
+            if both.count() > 1 {
+                return err("operands are not valid for this GPU or mode", mn_col);
+            }
+        }
+        Family::Ds => {
+            if m.gds && !def.accepts("gds", t) {
+                return err("gds modifier is not supported on this GPU", mn_col);
+            }
+            if (def.mnemonic.starts_with("ds_gws") || def.mnemonic == "ds_ordered_count") && !m.gds
+            {
+                return err("too few operands for instruction", mn_col);
+            }
+        }
+        Family::Mimg => {
+            if def.mnemonic.starts_with("image_atomic") && ![1, 3, 0xF].contains(&m.dmask) {
+                return err("invalid atomic image dmask", mn_col);
+            }
+            for (i, (r, o)) in roles.iter().zip(&inst.operands).enumerate() {
+                let w = match o {
+                    Operand::Src { width, .. } | Operand::Agpr { width, .. } => *width,
+                    _ => 0,
+                };
+                if matches!(role(r), "vdst" | "vdata") && w != mimg_data_width(def, m) {
+                    return err("image data size does not match dmask, d16 and tfe", col(i));
+                }
+            }
+        }
+        Family::Smem => {
+            let buffer = def.mnemonic.contains("_buffer");
+            let imm = roles.iter().zip(&inst.operands).find_map(|(r, o)| match o {
+                Operand::Imm(v) if role(r) == "soffset" => Some(*v),
+                _ => None,
+            });
+            let offs = [imm, (m.offset != 0).then_some(i64::from(m.offset))];
+            for v in offs.into_iter().flatten() {
+                if buffer && !(0..=0xF_FFFF).contains(&v) {
+                    return err("expected a 20-bit unsigned offset", mn_col);
+                }
+            }
+        }
+        Family::Vop1Dpp | Family::Vop2Dpp => {
+            let wide = inst.operands.iter().any(|o| {
+                matches!(
+                    o,
+                    Operand::Src {
+                        code: 256..,
+                        width: 2..
+                    }
+                )
+            });
+            if wide && !(0x150..=0x15F).contains(&m.dpp_ctrl) {
+                return err("DP ALU dpp only supports row_newbcast", mn_col);
+            }
+        }
+        // VOP3B has no abs field: llvm-mc rejects |src0| and |src2| but drops |src1|.
+        Family::Vop3 if def.mnemonic.starts_with("v_div_scale") && m.abs & 0b101 != 0 => {
+            return err("ABS not allowed in VOP3B instructions", mn_col);
+        }
+        _ => {}
+    }
+    for (i, (r, o)) in roles.iter().zip(&inst.operands).enumerate() {
+        if let Err(Error::Invalid { reason, .. }) = check_operand(def, role(r), o) {
+            return err(reason, col(i));
+        }
+    }
+    // Register-class rules of single instructions.
+    let mn = def.mnemonic;
+    for (i, (r, o)) in roles.iter().zip(&inst.operands).enumerate() {
+        let name = role(r);
+        let agpr = matches!(o, Operand::Agpr { .. });
+        let vgpr = matches!(o, Operand::Src { code: 256.., .. });
+        let sreg_only = matches!(o, Operand::Src { code: 0..=127, .. });
+        let bad = match mn {
+            "v_accvgpr_write_b32" => name == "vdst" && !agpr,
+            "v_accvgpr_read_b32" => name == "vdst" && !vgpr || name.contains("src") && !agpr,
+            "v_writelane_b32" => name == "src0" && vgpr,
+            "v_readlane_b32" => name == "src0" && !vgpr,
+            // The assembler takes only SGPRs here (the disassembler is laxer).
+            // The assembler takes SGPRs and src_scc/execz/vccz here, no
+            // numbers and no src_shared_base etc. (the disassembler is laxer).
+            "s_cbranch_join" | "s_movrels_b32" | "s_movrels_b64" => {
+                name.contains("src")
+                    && matches!(
+                        o,
+                        Operand::Literal(_)
+                            | Operand::Src {
+                                code: 128..=248,
+                                ..
+                            }
+                    )
+            }
+            "s_cbranch_g_fork" => {
+                name.contains("src")
+                    && matches!(
+                        o,
+                        Operand::Literal(_)
+                            | Operand::Src {
+                                code: 235..=239,
+                                ..
+                            }
+                    )
+            }
+            "v_accvgpr_mov_b32" => !agpr,
+            _ => false,
+        } || {
+            // Scalar roles take no VGPR; a carry-in/mask takes a register.
+            (name.starts_with("ssrc") && vgpr)
+                || (name == "ssrc2" && def.family == Family::Vop3 && !sreg_only)
+                // VOP3P operands are VGPRs, except MFMA's and v_accvgpr_*'s.
+                || (def.family == Family::Vop3p && agpr && !is_mai(def) && !mn.starts_with("v_accvgpr"))
+        };
+        if bad {
+            return err("invalid operand for instruction", col(i));
+        }
+        // A 16-bit operand's literal must fit in 16 bits.
+        if let Operand::Literal(v) = o
+            && matches!(def.src_type(), SrcType::F16 | SrcType::I16)
+            && def.family != Family::Sopk
+            && !mn.contains("_pk_")
+            && !mn.contains("dot")
+            && *v > 0xFFFF
+            && *v < 0xFFFF_8000
+        {
+            return err("invalid operand for instruction", col(i));
+        }
+    }
+    if is_mai(def) {
+        let kind = |name: &str| {
+            roles.iter().zip(&inst.operands).find_map(|(r, o)| {
+                (role(r) == name).then_some(match o {
+                    Operand::Agpr { .. } => Some(true),
+                    Operand::Src { code: 256.., .. } => Some(false),
+                    _ => None,
+                })?
+            })
+        };
+        if let (Some(d), Some(c)) = (kind("vdst"), kind("src2"))
+            && d != c
+        {
+            return err("invalid operand for instruction", mn_col);
+        }
+    }
+    // MUBUF/MTBUF: vaddr exactly when offen/idxen (two VGPRs for both).
+    if matches!(def.family, Family::Mubuf | Family::Mtbuf) {
+        for (i, (r, o)) in roles.iter().zip(&inst.operands).enumerate() {
+            if role(r) != "vaddr" {
+                continue;
+            }
+            let want = usize::from(m.offen) + usize::from(m.idxen);
+            let have = match o {
+                Operand::Off => 0,
+                Operand::Src { width, .. } => usize::from(*width),
+                _ => 9,
+            };
+            if want != have && !(want == 1 && have == 1) {
+                return err("invalid operand for instruction", col(i));
+            }
+        }
+        if def.mnemonic.contains("_lds_") && !m.lds {
+            return err("too few operands for instruction", mn_col);
+        }
+    }
+    // Loads to LDS have no vdst.
+    if m.lds
+        && roles.iter().any(|r| role(r) == "vdst")
+        && matches!(
+            def.family,
+            Family::Flat | Family::Global | Family::Scratch | Family::Mubuf
+        )
+    {
+        return err("invalid operand for instruction", col(0));
+    }
+    // Returning atomics only: glc (sc0) needs the vdst of FLAT atomics.
+    if matches!(def.family, Family::Flat | Family::Global | Family::Scratch)
+        && def.mnemonic.contains("atomic")
+        && m.glc
+        && inst.operands.len() < def.operands.len()
+    {
+        let name = if t == Target::Gfx942 { "sc0" } else { "glc" };
+        return err(&format!("instruction must not use {name}"), mn_col);
+    }
+    // Data operands of a memory instruction are all VGPRs or all AGPRs.
+    if matches!(
+        def.family,
+        Family::Ds
+            | Family::Flat
+            | Family::Global
+            | Family::Scratch
+            | Family::Mubuf
+            | Family::Mtbuf
+    ) {
+        let kinds: Vec<bool> = roles
+            .iter()
+            .zip(&inst.operands)
+            .filter(|(r, _)| matches!(role(r), "vdst" | "vdata" | "vdata0" | "vdata1"))
+            .filter_map(|(_, o)| match o {
+                Operand::Agpr { .. } => Some(true),
+                Operand::Src { code: 256.., .. } => Some(false),
+                _ => None,
+            })
+            .collect();
+        if kinds.windows(2).any(|w| w[0] != w[1]) {
+            return err(
+                "invalid register class: data and dst should be all VGPR or AGPR",
+                mn_col,
+            );
+        }
+    }
+    // lds_direct is gone on gfx90a and gfx942.
+    if t.has_agprs()
+        && inst
+            .operands
+            .iter()
+            .any(|o| matches!(o, Operand::Src { code: 254, .. }))
+    {
+        return err("lds_direct is not supported on this GPU", mn_col);
+    }
+    Ok(())
 }
 
 fn src_code(op: &Operand, name: &'static str) -> Result<(u32, Option<u32>)> {
@@ -1722,6 +3086,7 @@ pub fn encode(inst: &Inst, target: Target) -> Result<Vec<u8>> {
             for (r, o) in roles.iter().zip(ops) {
                 match role(r) {
                     "vdst" => w |= vgpr_num(o, name)?.0 << 17,
+                    _ if def.mnemonic == "v_accvgpr_mov_b32" => w |= 256 | vgpr_num(o, name)?.0,
                     "sdst" => w |= sgpr_code(o, name)? << 17,
                     "vcc" => {}
                     "vsrc1" | "vsrc2" => w |= vgpr_num(o, name)?.0 << 9,
@@ -1766,6 +3131,135 @@ pub fn encode(inst: &Inst, target: Target) -> Result<Vec<u8>> {
                         w1 |= c << (9 * k);
                     }
                 }
+            }
+            words.push(w0);
+            words.push(w1);
+        }
+        Family::Vop1Dpp
+        | Family::Vop2Dpp
+        | Family::Vop1Sdwa
+        | Family::Vop2Sdwa
+        | Family::VopcSdwa => {
+            let dpp = is_dpp(def.family);
+            let mut w0 = match def.family {
+                Family::Vop1Dpp | Family::Vop1Sdwa => 0x7E00_0000 | op << 9,
+                Family::Vop2Dpp | Family::Vop2Sdwa => op << 25,
+                _ => 0x7C00_0000 | op << 17,
+            } | if dpp { 0xFA } else { 0xF9 };
+            let bit = |v: u8, k: u32| u32::from(v >> k & 1);
+            let mut w1 = if dpp {
+                // DPP has no sext bit: an integer source's sext is its neg bit.
+                let neg = m.neg | m.sext;
+                u32::from(m.dpp_ctrl & 0x1FF) << 8
+                    | u32::from(m.bound_ctrl) << 19
+                    | bit(neg, 0) << 20
+                    | bit(m.abs, 0) << 21
+                    | bit(neg, 1) << 22
+                    | bit(m.abs, 1) << 23
+                    | u32::from(m.bank_mask & 0xF) << 24
+                    | u32::from(m.row_mask & 0xF) << 28
+            } else {
+                let mut w1 = u32::from(m.src_sel[0]) << 16
+                    | bit(m.sext, 0) << 19
+                    | bit(m.neg, 0) << 20
+                    | bit(m.abs, 0) << 21;
+                if def.family != Family::Vop1Sdwa {
+                    w1 |= u32::from(m.src_sel[1]) << 24
+                        | bit(m.sext, 1) << 27
+                        | bit(m.neg, 1) << 28
+                        | bit(m.abs, 1) << 29;
+                }
+                if def.family != Family::VopcSdwa {
+                    w1 |= u32::from(m.dst_sel) << 8
+                        | u32::from(m.dst_unused) << 11
+                        | u32::from(m.clamp) << 13
+                        | u32::from(m.omod) << 14;
+                }
+                w1
+            };
+            for (i, o) in ops.iter().enumerate() {
+                match (role(def.operands[i]), dpp_sdwa_src(def, i), o) {
+                    ("vdst", _, _) => w0 |= vgpr_num(o, name)?.0 << 17,
+                    ("vcc", _, _) => {}
+                    ("sdst", _, _) => {
+                        let c = sgpr_code(o, name)?;
+                        if c != 106 {
+                            w1 |= 1 << 15 | c << 8;
+                        }
+                    }
+                    (
+                        _,
+                        Some(k),
+                        Operand::Src {
+                            code: c @ 256.., ..
+                        },
+                    ) => {
+                        let n = u32::from(*c) - 256;
+                        if k == 0 {
+                            w1 |= n;
+                        } else {
+                            w0 |= n << 9;
+                        }
+                    }
+                    (_, Some(k), Operand::Src { code, .. }) if !dpp && *code < 255 => {
+                        if k == 0 {
+                            w1 |= u32::from(*code) | 1 << 23;
+                        } else {
+                            w0 |= u32::from(*code) << 9;
+                            w1 |= 1 << 31;
+                        }
+                    }
+                    _ => {
+                        return Err(invalid(
+                            def,
+                            "DPP/SDWA operand must be a VGPR (SDWA: or scalar)",
+                            0,
+                        ));
+                    }
+                }
+            }
+            words.push(w0);
+            words.push(w1);
+        }
+        Family::Vop3p => {
+            let mai = is_mai(def);
+            let mut w0 = 0xD380_0000 | op << 16;
+            let mut w1 = 0;
+            if mai {
+                w0 |= u32::from(m.cbsz & 7) << 8 | u32::from(m.abid & 0xF) << 11;
+                w1 |= u32::from(m.blgp & 7) << 29;
+            } else {
+                w0 |= u32::from(m.clamp) << 15
+                    | u32::from(m.op_sel & 7) << 11
+                    | u32::from(m.abs & 7) << 8
+                    | u32::from(m.op_sel_hi >> 2 & 1) << 14;
+                w1 |= u32::from(m.neg & 7) << 29 | u32::from(m.op_sel_hi & 3) << 27;
+            }
+            let mut k = 0;
+            for (r, o) in roles.iter().zip(ops) {
+                let agpr = matches!(o, Operand::Agpr { .. });
+                if role(r) == "vdst" {
+                    w0 |= vgpr_num(o, name)?.0;
+                    if mai && agpr {
+                        w0 |= 1 << 15;
+                    }
+                    continue;
+                }
+                let c = match o {
+                    Operand::Agpr { num, .. } => 256 + u32::from(*num),
+                    _ => {
+                        let (c, l) = src_code(o, name)?;
+                        if l.is_some() {
+                            return Err(invalid(def, "VOP3P has no literal on GFX9", 0));
+                        }
+                        c
+                    }
+                };
+                if mai && agpr && k < 2 {
+                    w1 |= 1 << (27 + k);
+                }
+                w1 |= c << (9 * k);
+                k += 1;
             }
             words.push(w0);
             words.push(w1);
@@ -1817,6 +3311,66 @@ pub fn encode(inst: &Inst, target: Target) -> Result<Vec<u8>> {
             }
             if acc {
                 w0 |= 1 << 25;
+            }
+            words.push(w0);
+            words.push(w1);
+        }
+        Family::Mimg => {
+            let mut w0 = 0xF000_0000
+                | (op & 0x7F) << 18
+                | op >> 7 & 1
+                | u32::from(m.dmask & 0xF) << 8
+                | u32::from(m.unorm) << 12
+                | u32::from(m.glc) << 13
+                | u32::from(m.da) << 14
+                | u32::from(m.a16) << 15
+                | u32::from(m.tfe) << 16
+                | u32::from(m.lwe) << 17
+                | u32::from(m.slc) << 25
+                | u32::from(m.sc1) << 7;
+            let mut w1 = u32::from(m.d16) << 31;
+            for (r, o) in roles.iter().zip(ops) {
+                match role(r) {
+                    "vdst" | "vdata" => {
+                        let (n, a) = vgpr_num(o, name)?;
+                        w1 |= n << 8;
+                        w0 |= u32::from(a) << 16;
+                    }
+                    "vaddr" => w1 |= vgpr_num(o, name)?.0,
+                    "srsrc" => w1 |= (sgpr_code(o, name)? >> 2) << 16,
+                    _ => w1 |= (sgpr_code(o, name)? >> 2) << 21,
+                }
+            }
+            words.push(w0);
+            words.push(w1);
+        }
+        Family::Exp => {
+            let mut w0 = 0xC400_0000
+                | u32::from(m.compr) << 10
+                | u32::from(m.done) << 11
+                | u32::from(m.vm) << 12;
+            let mut w1 = 0;
+            for (k, o) in ops.iter().enumerate() {
+                match (k, o) {
+                    (0, Operand::Imm(t)) => w0 |= (*t as u32 & 0x3F) << 4,
+                    (_, Operand::Off) => {}
+                    (k, _) => {
+                        let n = vgpr_num(o, name)?.0;
+                        let k = k as u32 - 1;
+                        if m.compr {
+                            // Pairs: operands 0/1 -> vsrc0, 2/3 -> vsrc1; the
+                            // first enabled operand of a pair gives the VGPR.
+                            if k.is_multiple_of(2) || w0 >> (k - 1) & 1 == 0 {
+                                w1 &= !(0xFF << (8 * (k / 2)));
+                                w1 |= n << (8 * (k / 2));
+                            }
+                            w0 |= 1 << k;
+                        } else {
+                            w1 |= n << (8 * k);
+                            w0 |= 1 << k;
+                        }
+                    }
+                }
             }
             words.push(w0);
             words.push(w1);

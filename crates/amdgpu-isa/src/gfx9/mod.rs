@@ -4,23 +4,35 @@
 //!
 //! [`table::INSTRUCTIONS`] is generated (`scripts/gen-amdgpu-vectors-table`)
 //! from LLVM's instruction inventory and the oracle's encodings: one row per
-//! instruction with its LLVM mnemonic, the name llvm-objdump prints, its
-//! encoding [`Family`], its opcode per target and its operand roles and
-//! register widths. Everything else here is written against that table and
-//! the per-family field layouts in [`codec`].
+//! instruction (and per target variant) with its LLVM mnemonic, the name
+//! llvm-objdump prints, its encoding [`Family`], its opcode per target, its
+//! operand roles and register widths, and the modifier keywords LLVM takes
+//! on each target. Everything else here is written against that table and
+//! the per-family field layouts in the private `codec` module.
 //!
-//! Families implemented by the codec: SOP1, SOP2, SOPK, SOPC, SOPP, SMEM,
-//! VOP1, VOP2, VOPC (e32), VOP3 (native and e64 forms), VINTRP, DS, MUBUF, MTBUF,
-//! FLAT/GLOBAL/SCRATCH. Others ([`Family::is_supported`] false) decode to
-//! [`Error::Unsupported`].
+//! Families: SOP1, SOP2, SOPK, SOPC, SOPP, SMEM, VOP1, VOP2, VOPC, VOP3
+//! (native and e64 forms, VOP3B), VOP3P (packed math, dot, mix, MFMA/SMFMAC),
+//! the DPP and SDWA forms of VOP1/VOP2/VOPC, VINTRP, DS, MUBUF, MTBUF, MIMG,
+//! EXP, FLAT/GLOBAL/SCRATCH.
+//!
+//! ```
+//! use amdgpu_isa::gfx9::{Target, decode, encode, parse_line, print};
+//! let inst = parse_line("v_add_f32 v1, -v2, s3", Target::Gfx90a).unwrap();
+//! let bytes = encode(&inst, Target::Gfx90a).unwrap();
+//! assert_eq!(bytes, [0x01, 0x00, 0x01, 0xd1, 0x02, 0x07, 0x00, 0x20]);
+//! let (back, len) = decode(&bytes, Target::Gfx90a).unwrap();
+//! assert_eq!((print(&back).as_str(), len), ("v_add_f32_e64 v1, -v2, s3", 8));
+//! ```
 
 mod codec;
 mod operand;
 #[rustfmt::skip]
 pub mod table;
 
-pub use codec::{decode, encode, parse_line, print};
+pub use codec::{classify, decode, encode, parse_line, print};
+
 pub use operand::{Operand, SrcType};
+pub use table::Op;
 
 use crate::target::Processor;
 
@@ -57,13 +69,14 @@ impl Target {
     }
 
     /// Parses a processor name, mapping GFX9 processors to the table column
-    /// whose instruction set they share.
+    /// whose instruction set they share. gfx908 (MAI without gfx90a's
+    /// changes) has no column yet and gives `None`, like non-GFX9 names.
     pub fn from_processor(name: &str) -> Option<Target> {
         let p = Processor::from_name(name)?;
         Some(match p.name {
             "gfx900" | "gfx902" | "gfx904" | "gfx909" | "gfx90c" | "gfx9-generic" => Target::Gfx900,
             "gfx906" => Target::Gfx906,
-            "gfx908" | "gfx90a" => Target::Gfx90a,
+            "gfx90a" => Target::Gfx90a,
             "gfx940" | "gfx941" | "gfx942" => Target::Gfx942,
             _ => return None,
         })
@@ -112,7 +125,8 @@ pub enum Family {
 }
 
 impl Family {
-    /// Whether the codec implements this family.
+    /// Whether the codec implements this family (all GFX9 families; not
+    /// [`Family::Unknown`], and GFX9 has no VOPC DPP).
     pub fn is_supported(self) -> bool {
         matches!(
             self,
@@ -126,10 +140,18 @@ impl Family {
                 | Family::Vop2
                 | Family::Vopc
                 | Family::Vop3
+                | Family::Vop3p
+                | Family::Vop1Dpp
+                | Family::Vop2Dpp
+                | Family::Vop1Sdwa
+                | Family::Vop2Sdwa
+                | Family::VopcSdwa
                 | Family::Vintrp
                 | Family::Ds
                 | Family::Mubuf
                 | Family::Mtbuf
+                | Family::Mimg
+                | Family::Exp
                 | Family::Flat
                 | Family::Global
                 | Family::Scratch
@@ -137,9 +159,37 @@ impl Family {
     }
 }
 
+/// Mnemonics llvm-mc accepts that the inventory does not list, and the
+/// instruction each stands for (found with the oracle).
+pub const ALIASES: &[(&str, &str)] = &[
+    ("v_accvgpr_read", "v_accvgpr_read_b32"),
+    ("v_accvgpr_write", "v_accvgpr_write_b32"),
+    ("v_accvgpr_mov", "v_accvgpr_mov_b32"),
+];
+
+/// Mnemonic or printed name → rows, in table order.
+fn name_index() -> &'static std::collections::HashMap<&'static str, Vec<&'static InstDef>> {
+    static INDEX: std::sync::OnceLock<
+        std::collections::HashMap<&'static str, Vec<&'static InstDef>>,
+    > = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut map: std::collections::HashMap<&'static str, Vec<&'static InstDef>> =
+            std::collections::HashMap::new();
+        for d in table::INSTRUCTIONS {
+            map.entry(d.mnemonic).or_default().push(d);
+            if d.name != d.mnemonic {
+                map.entry(d.name).or_default().push(d);
+            }
+        }
+        map
+    })
+}
+
 /// One instruction of the table.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct InstDef {
+    /// The instruction's identity for dispatch (one per mnemonic).
+    pub op: table::Op,
     /// LLVM's mnemonic as documented (`v_add_f32`, `v_add_f32_e64`).
     pub mnemonic: &'static str,
     /// The name llvm-objdump-19 prints (`v_add_f32_e32`).
@@ -181,11 +231,17 @@ impl InstDef {
         SrcType::of_mnemonic(self.mnemonic)
     }
 
-    /// Looks an instruction up by LLVM mnemonic or printed name.
+    /// Looks an instruction up by LLVM mnemonic, printed name, or one of
+    /// the assembler aliases in [`ALIASES`].
     pub fn find(name: &str, target: Target) -> Option<&'static InstDef> {
-        table::INSTRUCTIONS
+        let name = ALIASES
             .iter()
-            .filter(|d| d.mnemonic == name || d.name == name)
+            .find(|(alias, _)| *alias == name)
+            .map_or(name, |(_, real)| real);
+        name_index()
+            .get(name)?
+            .iter()
+            .copied()
             .find(|d| d.opcode(target).is_some())
     }
 }
@@ -205,6 +261,20 @@ pub struct Inst {
     pub mods: Modifiers,
 }
 
+impl Inst {
+    /// An instruction of `def` for `target` with `operands` (in assembly
+    /// order) and default modifiers ([`Modifiers::defaults_for`]); set
+    /// `mods` fields for more. For code generators: `encode` it.
+    pub fn new(def: &'static InstDef, target: Target, operands: Vec<Operand>) -> Inst {
+        Inst {
+            target,
+            def,
+            operands,
+            mods: Modifiers::defaults_for(def),
+        }
+    }
+}
+
 /// Instruction modifiers (all families; unused fields stay default).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Modifiers {
@@ -216,9 +286,9 @@ pub struct Modifiers {
     pub op_sel: u8,
     /// Interpolation `high` (VOP3 attr bit 8).
     pub high: bool,
-    /// Per-source negate bits (bit i: source i), VOP3 `neg`.
+    /// Per-source negate bits (bit i: source i): VOP3 `neg`, VOP3P `neg_lo`.
     pub neg: u8,
-    /// Per-source absolute-value bits, VOP3 `abs`.
+    /// Per-source absolute-value bits: VOP3 `abs`, VOP3P `neg_hi`.
     pub abs: u8,
     /// Memory/SMEM offset (`offset:N`).
     pub offset: i32,
@@ -244,6 +314,48 @@ pub struct Modifiers {
     pub tfe: bool,
     /// MTBUF data and numeric format, `dfmt | nfmt << 4` (default 1).
     pub format: u8,
+    /// VOP3P `op_sel_hi` bits (src0..src2).
+    pub op_sel_hi: u8,
+    /// MFMA `cbsz`.
+    pub cbsz: u8,
+    /// MFMA `abid`.
+    pub abid: u8,
+    /// MFMA `blgp` (gfx942 f64 MFMA: `neg`).
+    pub blgp: u8,
+    /// DPP control (`quad_perm`, `row_shl`, …), 9 bits.
+    pub dpp_ctrl: u16,
+    /// DPP `row_mask` (default 0xf).
+    pub row_mask: u8,
+    /// DPP `bank_mask` (default 0xf).
+    pub bank_mask: u8,
+    /// DPP `bound_ctrl` (printed `bound_ctrl:1`).
+    pub bound_ctrl: bool,
+    /// SDWA `dst_sel` (6: DWORD).
+    pub dst_sel: u8,
+    /// SDWA `dst_unused` (2: UNUSED_PRESERVE).
+    pub dst_unused: u8,
+    /// SDWA `src0_sel`, `src1_sel`.
+    pub src_sel: [u8; 2],
+    /// SDWA per-source `sext` bits.
+    pub sext: u8,
+    /// MIMG `dmask`.
+    pub dmask: u8,
+    /// MIMG `unorm`.
+    pub unorm: bool,
+    /// MIMG `a16` (the r128 bit on GFX9).
+    pub a16: bool,
+    /// MIMG `lwe`.
+    pub lwe: bool,
+    /// MIMG `da`.
+    pub da: bool,
+    /// MIMG `d16`.
+    pub d16: bool,
+    /// EXP `done`.
+    pub done: bool,
+    /// EXP `compr`.
+    pub compr: bool,
+    /// EXP `vm`.
+    pub vm: bool,
 }
 
 /// A codec error with its location: a byte offset (decode) or a 1-based
@@ -304,3 +416,163 @@ pub enum Error {
 
 /// The result type of this module.
 pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// The same error with byte offsets moved by `base` (for errors of an
+    /// instruction decoded at `base` within a larger buffer).
+    pub fn shifted(self, base: usize) -> Error {
+        match self {
+            Error::Truncated { need, have, offset } => Error::Truncated {
+                need: need + base,
+                have: have + base,
+                offset: offset + base,
+            },
+            Error::UnknownOpcode {
+                family,
+                opcode,
+                target,
+                offset,
+            } => Error::UnknownOpcode {
+                family,
+                opcode,
+                target,
+                offset: offset + base,
+            },
+            Error::Unsupported {
+                family,
+                name,
+                offset,
+            } => Error::Unsupported {
+                family,
+                name,
+                offset: offset + base,
+            },
+            Error::Invalid {
+                name,
+                reason,
+                offset,
+            } => Error::Invalid {
+                name,
+                reason,
+                offset: offset + base,
+            },
+            e @ Error::Syntax { .. } => e,
+        }
+    }
+}
+
+/// Decodes the instruction at byte `offset` of `code`; errors carry offsets
+/// within `code`.
+pub fn decode_at(code: &[u8], offset: usize, target: Target) -> Result<(Inst, usize)> {
+    let bytes = code.get(offset..).unwrap_or(&[]);
+    decode(bytes, target).map_err(|e| e.shifted(offset))
+}
+
+/// Disassembles `code` into (offset, instruction) pairs, stopping at the
+/// first error (returned as the last item).
+pub fn disassemble(
+    code: &[u8],
+    target: Target,
+) -> impl Iterator<Item = Result<(usize, Inst)>> + '_ {
+    let mut offset = 0;
+    let mut failed = false;
+    std::iter::from_fn(move || {
+        if failed || offset >= code.len() {
+            return None;
+        }
+        match decode_at(code, offset, target) {
+            Ok((inst, len)) => {
+                let at = offset;
+                offset += len;
+                Some(Ok((at, inst)))
+            }
+            Err(e) => {
+                failed = true;
+                Some(Err(e))
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_errors_carry_offsets() {
+        // s_mov_b32 s1, s2; then two bytes of a truncated instruction.
+        let code = [0x02, 0x00, 0x81, 0xbe, 0x02, 0x00];
+        let items: Vec<_> = disassemble(&code, Target::Gfx900).collect();
+        assert_eq!(items.len(), 2);
+        assert_eq!(print(&items[0].as_ref().unwrap().1), "s_mov_b32 s1, s2");
+        assert_eq!(
+            items[1].as_ref().unwrap_err(),
+            &Error::Truncated {
+                need: 8,
+                have: 6,
+                offset: 4
+            }
+        );
+        // A VOP3 with a literal source code (255) is invalid on GFX9.
+        let code = [0x02, 0x00, 0x80, 0xd2, 0xff, 0x00, 0x02, 0x00];
+        let err = decode_at(&code, 0, Target::Gfx900).unwrap_err();
+        assert!(matches!(err, Error::Invalid { offset: 4, .. }), "{err}");
+        assert!(err.to_string().ends_with("at offset 0x4"), "{err}");
+    }
+
+    #[test]
+    fn parse_errors_carry_columns() {
+        let col = |line: &str| match parse_line(line, Target::Gfx900) {
+            Err(Error::Syntax { column, .. }) => column,
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(col("v_bogus v1, v2"), 1);
+        assert_eq!(col("  s_mov_b32 s1, q2"), 17);
+        assert_eq!(col("s_mov_b32 s1, s2 glc"), 18);
+        assert_eq!(col("v_add_f32 v1, v2"), 17);
+        assert_eq!(col("s_waitcnt vmcnt(99)"), 11);
+        assert_eq!(col("ds_read_b32 v1, v2 offset:70000"), 20);
+        assert_eq!(col("global_load_dword v1, v[2:3], s[4:5]"), 23);
+        let e = parse_line("s_mov_b32 s1, q2", Target::Gfx900).unwrap_err();
+        assert!(e.to_string().ends_with("at column 15"), "{e}");
+    }
+
+    #[test]
+    fn ops_name_their_mnemonics() {
+        let d = InstDef::find("v_add_f32", Target::Gfx900).unwrap();
+        assert_eq!(d.op, Op::V_ADD_F32);
+        for d in table::INSTRUCTIONS {
+            assert_eq!(format!("{:?}", d.op), d.mnemonic.to_ascii_uppercase());
+        }
+        let (inst, _) = decode(&[0x02, 0x00, 0x81, 0xbe], Target::Gfx942).unwrap();
+        assert_eq!(inst.def.op, Op::S_MOV_B32);
+    }
+
+    #[test]
+    fn build_and_encode() {
+        // v_mov_b32_dpp v1, v2 row_shl:1 row_mask:0xf bank_mask:0xf
+        let def = InstDef::find("v_mov_b32_dpp", Target::Gfx900).unwrap();
+        let v = |n: u16| Operand::Src {
+            code: 256 + n,
+            width: 1,
+        };
+        let mut inst = Inst::new(def, Target::Gfx900, vec![v(1), v(2)]);
+        inst.mods.dpp_ctrl = 0x101;
+        let bytes = encode(&inst, Target::Gfx900).unwrap();
+        // llvm-mc-19 -mcpu=gfx900: v_mov_b32_dpp v1, v2 row_shl:1
+        assert_eq!(bytes, [0xfa, 0x02, 0x02, 0x7e, 0x02, 0x01, 0x01, 0xff]);
+        assert_eq!(
+            print(&decode(&bytes, Target::Gfx900).unwrap().0),
+            "v_mov_b32_dpp v1, v2 row_shl:1 row_mask:0xf bank_mask:0xf"
+        );
+    }
+
+    #[test]
+    fn targets_from_processor_names() {
+        assert_eq!(Target::from_processor("gfx90a"), Some(Target::Gfx90a));
+        assert_eq!(Target::from_processor("gfx908"), None);
+        assert_eq!(Target::from_processor("gfx940"), Some(Target::Gfx942));
+        assert_eq!(Target::from_processor("gfx902"), Some(Target::Gfx900));
+        assert_eq!(Target::from_processor("gfx1030"), None);
+    }
+}

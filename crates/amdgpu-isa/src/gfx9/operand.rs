@@ -343,8 +343,12 @@ pub(crate) fn parse_src(text: &str, ty: SrcType, width: u8) -> Option<Operand> {
             return Some(Operand::Src { code, width });
         }
     }
-    if text == "0.15915494" && ty != SrcType::F64 || text == "0.15915494309189532" {
+    if text == "0.15915494" && ty != SrcType::F64 && width < 2 || text == "0.15915494309189532" {
         return Some(Operand::Src { code: 248, width });
+    }
+    if width == 2 && ty != SrcType::F64 {
+        // A 64-bit integer operand takes no float literal.
+        return None;
     }
     Some(Operand::Literal(match ty {
         SrcType::F64 => ((f.to_bits()) >> 32) as u32,
