@@ -38,7 +38,9 @@
 
 pub mod abi;
 pub mod amd_kernel_code;
+pub mod asm;
 pub mod directives;
+pub mod disasm;
 pub mod elf;
 pub mod error;
 pub mod kd;

@@ -49,6 +49,15 @@ pub struct WriteOptions {
     pub metadata: Option<Metadata>,
     /// Contents of `.comment` (lld writes `Linker: LLD <version>`).
     pub comment: String,
+    /// `STV_*` visibility of each kernel's `.kd` symbol, in kernel order;
+    /// kernels past the end of the list get `STV_PROTECTED`. (llvm-mc
+    /// leaves `.kd` at `STV_DEFAULT` unless the source says `.protected`.)
+    pub kd_visibility: Vec<u8>,
+    /// Order of the global symbols in the input object (which `.symtab` and
+    /// the bucket-stable `.dynsym` follow), as indices into
+    /// `[k0, k0.kd, k1, k1.kd, …]`; empty for that order. llvm-mc orders
+    /// them by first mention in the source.
+    pub symbol_order: Vec<usize>,
 }
 
 impl WriteOptions {
@@ -59,6 +68,8 @@ impl WriteOptions {
             code_object_version,
             metadata: None,
             comment: concat!("hsakit ", env!("CARGO_PKG_VERSION")).to_string(),
+            kd_visibility: Vec::new(),
+            symbol_order: Vec::new(),
         }
     }
 }
@@ -177,7 +188,7 @@ pub fn write_code_object(kernels: &[KernelInput<'_>], opts: &WriteOptions) -> Re
 
     // Global symbols in input order: each function, then its descriptor.
     let mut globals: Vec<Sym> = Vec::new();
-    for k in kernels {
+    for (i, k) in kernels.iter().enumerate() {
         globals.push(Sym {
             name: k.name.to_string(),
             info: STB_GLOBAL << 4 | STT_FUNC,
@@ -189,11 +200,31 @@ pub fn write_code_object(kernels: &[KernelInput<'_>], opts: &WriteOptions) -> Re
         globals.push(Sym {
             name: format!("{}.kd", k.name),
             info: STB_GLOBAL << 4 | STT_OBJECT,
-            other: STV_PROTECTED,
+            other: opts.kd_visibility.get(i).copied().unwrap_or(STV_PROTECTED),
             shndx: i_rodata,
             value: 0,
             size: 64,
         });
+    }
+    // `pos[j]`: where the j-th symbol of the default order ends up.
+    let mut pos: Vec<usize> = (0..globals.len()).collect();
+    if !opts.symbol_order.is_empty() {
+        let mut seen = vec![false; globals.len()];
+        let valid = opts.symbol_order.len() == globals.len()
+            && opts
+                .symbol_order
+                .iter()
+                .all(|&j| j < seen.len() && !std::mem::replace(&mut seen[j], true));
+        if !valid {
+            return Err(Error::Write {
+                what: "symbol_order is not a permutation of the kernel symbols".into(),
+            });
+        }
+        let default = globals.clone();
+        for (at, &j) in opts.symbol_order.iter().enumerate() {
+            globals[at] = default[j].clone();
+            pos[j] = at;
+        }
     }
     let n_hashed = globals.len();
     let nbuckets = (n_hashed / 4).max(1);
@@ -246,8 +277,8 @@ pub fn write_code_object(kernels: &[KernelInput<'_>], opts: &WriteOptions) -> Re
 
     // Addresses of symbols.
     for (i, k) in kernels.iter().enumerate() {
-        globals[2 * i].value = text_va + text_off_in[i];
-        globals[2 * i + 1].value = rodata_off + 64 * i as u64;
+        globals[pos[2 * i]].value = text_va + text_off_in[i];
+        globals[pos[2 * i + 1]].value = rodata_off + 64 * i as u64;
         let _ = k;
     }
 

@@ -2,7 +2,8 @@
 //!
 //! Each subcommand lives in its own file under `cmd/` and is a thin shell
 //! over a library crate: `asm`/`disasm`/`validate` over `hsail`, `brig-dump` over
-//! `brig`, `readobj` over `amdgpu-object`. Library errors carry their location; this binary only turns them
+//! `brig`, `as`/`objdump`/`readobj` over
+//! `amdgpu-object`. Library errors carry their location; this binary only turns them
 //! into messages on stderr and exit codes (0 success, 1 bad input, 2 usage).
 
 mod cmd;
@@ -29,6 +30,10 @@ enum Command {
     Disasm(cmd::disasm::Args),
     /// List every entry of a BRIG module with its section and offset.
     BrigDump(cmd::brig_dump::Args),
+    /// Assemble AMDGPU (GFX9) assembly into a code object, as llvm-mc + ld.lld -shared.
+    As(cmd::as_::Args),
+    /// Disassemble an AMDGPU code object exactly as llvm-objdump-19 -d.
+    Objdump(cmd::objdump::Args),
     /// Show an AMDGPU code object: header, sections, symbols, notes, kernels.
     Readobj(cmd::readobj::Args),
 }
@@ -40,6 +45,8 @@ fn main() -> ExitCode {
         Command::Validate(args) => cmd::validate::run(args),
         Command::Disasm(args) => cmd::disasm::run(args),
         Command::BrigDump(args) => cmd::brig_dump::run(args),
+        Command::As(args) => cmd::as_::run(args),
+        Command::Objdump(args) => cmd::objdump::run(args),
         Command::Readobj(args) => cmd::readobj::run(args),
     };
     match result {

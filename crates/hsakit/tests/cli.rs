@@ -242,3 +242,50 @@ fn validate_rejects_the_invalid_corpus_citing_the_prm() {
         );
     }
 }
+
+/// `hsakit as` makes a code object from GFX9 assembly that
+/// `llvm-objdump-19 -d` and `hsakit objdump -d` print identically.
+#[test]
+fn as_then_objdump_matches_llvm_objdump() {
+    if !oracles::require("llvm-objdump-19", "llvm-19") {
+        return;
+    }
+    let scratch = oracles::Scratch::new("cli-as");
+    let co = scratch.path("k.co");
+    let source = root().join("tests/codeobj/as_multi.s");
+    let out = hsakit(&[
+        "as",
+        source.to_str().unwrap(),
+        "--mcpu",
+        "gfx90a",
+        "-o",
+        co.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "as failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let theirs = Command::new("llvm-objdump-19")
+        .arg("-d")
+        .arg(&co)
+        .output()
+        .expect("llvm-objdump-19");
+    assert!(
+        theirs.status.success(),
+        "llvm-objdump-19 rejects our code object"
+    );
+    let ours = hsakit(&["objdump", "-d", co.to_str().unwrap()]);
+    assert!(
+        ours.status.success(),
+        "objdump failed: {}",
+        String::from_utf8_lossy(&ours.stderr)
+    );
+    let (e, a) = (
+        String::from_utf8_lossy(&theirs.stdout),
+        String::from_utf8_lossy(&ours.stdout),
+    );
+    if let Some(d) = oracles::text_difference(&e, &a) {
+        panic!("hsakit objdump -d differs from llvm-objdump-19 -d, {d}");
+    }
+}

@@ -1,8 +1,10 @@
 //! One module per subcommand, plus the file helpers they share.
 
+pub mod as_;
 pub mod asm;
 pub mod brig_dump;
 pub mod disasm;
+pub mod objdump;
 pub mod readobj;
 pub mod validate;
 
