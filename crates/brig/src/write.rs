@@ -32,8 +32,20 @@
 //!
 //! The writer only lays out bytes; the order of calls (which decides every
 //! offset) is the assembler's business.
+//!
+//! It is built for big modules: shared `hsa_data` entries are found through
+//! maps to their offsets, keyed by the bytes themselves for short entries
+//! and by an FxHash of them for the others (then comparing content in place
+//! in the section, so no copy of the bytes is kept); sections can be
+//! pre-sized ([`with_capacity`](BrigWriter::with_capacity)); and
+//! [`write_to`](BrigWriter::write_to) writes the module straight from the
+//! sections (to a file, say), freeing each once written, which
+//! [`finish`](BrigWriter::finish) also does into one `Vec`.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::{self, Write};
 
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
@@ -52,6 +64,13 @@ fn align_up(n: usize, a: usize) -> usize {
     n.div_ceil(a) * a
 }
 
+/// Appends zeros up to the next multiple of 4.
+#[inline]
+fn pad4(buf: &mut Vec<u8>) {
+    let pad = buf.len().wrapping_neg() & 3;
+    buf.extend_from_slice(&[0; 3][..pad]);
+}
+
 /// One section under construction: its whole bytes, header included.
 #[derive(Clone, Debug)]
 struct SectionBuf {
@@ -59,9 +78,10 @@ struct SectionBuf {
 }
 
 impl SectionBuf {
-    fn new(name: &[u8]) -> Self {
+    fn new(name: &[u8], capacity: usize) -> Self {
         let hbc = section_header_size(name.len());
-        let mut bytes = vec![0u8; hbc];
+        let mut bytes = Vec::with_capacity(hbc + capacity);
+        bytes.resize(hbc, 0);
         bytes[8..12].copy_from_slice(&(hbc as u32).to_le_bytes());
         bytes[12..16].copy_from_slice(&(name.len() as u32).to_le_bytes());
         bytes[16..16 + name.len()].copy_from_slice(name);
@@ -85,6 +105,124 @@ impl SectionBuf {
     }
 }
 
+/// FxHash (the hasher of `rustc`), a word at a time, with the final
+/// rotation of `rustc-hash` 2 (so that the low bits, which pick a bucket,
+/// depend on all input bits): fast and good enough for interning; not
+/// meant to resist chosen collisions, which only cost time here.
+fn fx_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let add = |h: u64, w: u64| h.wrapping_add(w).wrapping_mul(K);
+    let mut h = add(0, bytes.len() as u64);
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = add(h, u64::from_le_bytes(w));
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        h = add(h, u64::from_le_bytes(w));
+    }
+    h.rotate_left(26)
+}
+
+/// A `Hasher` for `u64` keys: one FxHash round (keys are [`fx_hash`]
+/// values or entries of at most 8 bytes).
+#[derive(Clone, Copy, Debug, Default)]
+struct U64Hasher(u64);
+
+impl Hasher for U64Hasher {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are hashed; this path is a fallback.
+        self.0 = fx_hash(bytes);
+    }
+    #[inline]
+    fn write_u64(&mut self, k: u64) {
+        self.0 = fx_hash(&k.to_le_bytes());
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type U64Map<V> = HashMap<u64, V, BuildHasherDefault<U64Hasher>>;
+
+/// The `hsa_data` entry (without its length) at byte `at` of `data`.
+fn data_entry(data: &[u8], at: u32) -> &[u8] {
+    let at = at as usize;
+    let len = data
+        .get(at..at + 4)
+        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])) as usize;
+    data.get(at + 4..at + 4 + len).unwrap_or(&[])
+}
+
+/// The shared `hsa_data` entries, by content. Entries of up to 8 bytes
+/// (most constants) are keyed by their bytes; longer ones by the hash of
+/// their content, a candidate then being compared with the entry's bytes
+/// in the data section itself. Either way no copy of the content is kept.
+#[derive(Clone, Debug, Default)]
+struct Interner {
+    /// Entries of 0 to 8 bytes, by length and bytes (zero-extended).
+    short: [U64Map<u32>; 9],
+    /// The first longer entry with each hash…
+    long: U64Map<u32>,
+    /// …and later ones whose content has the same hash (rare).
+    collisions: U64Map<Vec<u32>>,
+}
+
+/// Where a new shared entry goes in the [`Interner`].
+#[derive(Clone, Copy, Debug)]
+enum Key {
+    Short(usize, u64),
+    Long(u64),
+}
+
+impl Interner {
+    /// The offset of the interned entry of `data` equal to `bytes`, or its
+    /// key, to [`insert`](Self::insert) it with once it is appended.
+    fn find(&self, data: &[u8], bytes: &[u8]) -> Result<u32, Key> {
+        if bytes.len() <= 8 {
+            let mut word = [0u8; 8];
+            word[..bytes.len()].copy_from_slice(bytes);
+            let word = u64::from_le_bytes(word);
+            let short = &self.short[bytes.len()];
+            return short
+                .get(&word)
+                .copied()
+                .ok_or(Key::Short(bytes.len(), word));
+        }
+        let hash = fx_hash(bytes);
+        let Some(&first) = self.long.get(&hash) else {
+            return Err(Key::Long(hash));
+        };
+        if data_entry(data, first) == bytes {
+            return Ok(first);
+        }
+        let more = self.collisions.get(&hash).map_or(&[][..], |v| &v[..]);
+        more.iter()
+            .copied()
+            .find(|&o| data_entry(data, o) == bytes)
+            .ok_or(Key::Long(hash))
+    }
+
+    fn insert(&mut self, key: Key, offset: u32) {
+        match key {
+            Key::Short(len, word) => {
+                self.short[len].insert(word, offset);
+            }
+            Key::Long(hash) => match self.long.entry(hash) {
+                Entry::Vacant(v) => {
+                    v.insert(offset);
+                }
+                Entry::Occupied(_) => self.collisions.entry(hash).or_default().push(offset),
+            },
+        }
+    }
+}
+
 /// Builds a BRIG module (see the module docs for the layout).
 #[derive(Clone, Debug)]
 pub struct BrigWriter {
@@ -93,7 +231,7 @@ pub struct BrigWriter {
     operand: SectionBuf,
     extra: Vec<SectionBuf>,
     /// Shared `hsa_data` entries (added by `add_data`), by content.
-    dedup: HashMap<Vec<u8>, u32>,
+    shared: Interner,
 }
 
 impl Default for BrigWriter {
@@ -105,18 +243,26 @@ impl Default for BrigWriter {
 impl BrigWriter {
     /// An empty module with the three standard sections.
     pub fn new() -> Self {
+        Self::with_capacity(0, 0, 0)
+    }
+
+    /// An empty module with room for `data`, `code` and `operand` bytes of
+    /// entries in the three sections (so that big modules do not regrow
+    /// and copy them).
+    pub fn with_capacity(data: usize, code: usize, operand: usize) -> Self {
         Self {
-            data: SectionBuf::new(STANDARD_SECTION_NAMES[0].as_bytes()),
-            code: SectionBuf::new(STANDARD_SECTION_NAMES[1].as_bytes()),
-            operand: SectionBuf::new(STANDARD_SECTION_NAMES[2].as_bytes()),
+            data: SectionBuf::new(STANDARD_SECTION_NAMES[0].as_bytes(), data),
+            code: SectionBuf::new(STANDARD_SECTION_NAMES[1].as_bytes(), code),
+            operand: SectionBuf::new(STANDARD_SECTION_NAMES[2].as_bytes(), operand),
             extra: Vec::new(),
-            dedup: HashMap::new(),
+            shared: Interner::default(),
         }
     }
 
     /// A writer holding a copy of `module`'s sections, to append to or patch.
     /// Like HSAIL-Tools loading a container, every existing `hsa_data`
-    /// entry becomes shareable by [`add_data`](Self::add_data).
+    /// entry becomes shareable by [`add_data`](Self::add_data) (the first
+    /// one, when several hold the same bytes).
     pub fn from_module(module: &BrigModule<'_>) -> Self {
         let secs = module.sections();
         let mut w = Self {
@@ -127,22 +273,25 @@ impl BrigWriter {
                 .iter()
                 .map(|s| SectionBuf::from_existing(s.bytes))
                 .collect(),
-            dedup: HashMap::new(),
+            shared: Interner::default(),
         };
         for (off, bytes) in module.data_entries() {
-            w.dedup.entry(bytes.to_vec()).or_insert(off.get());
+            if let Err(key) = w.shared.find(&w.data.bytes, bytes) {
+                w.shared.insert(key, off.get());
+            }
         }
         w
     }
 
     // ------------------------------------------------------------ hsa_data --
 
+    #[inline]
     fn push_data(&mut self, bytes: &[u8]) -> DataOffset {
         let off = self.data.len() as u32;
         let buf = &mut self.data.bytes;
         buf.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
         buf.extend_from_slice(bytes);
-        buf.resize(align_up(buf.len(), 4), 0);
+        pad4(buf);
         DataOffset::new(off)
     }
 
@@ -150,12 +299,14 @@ impl BrigWriter {
     /// existing entry with the same bytes that was added this way (as
     /// HSAIL-Tools' `addString` does).
     pub fn add_data(&mut self, bytes: &[u8]) -> DataOffset {
-        if let Some(&off) = self.dedup.get(bytes) {
-            return DataOffset::new(off);
+        match self.shared.find(&self.data.bytes, bytes) {
+            Ok(off) => DataOffset::new(off),
+            Err(key) => {
+                let off = self.push_data(bytes);
+                self.shared.insert(key, off.get());
+                off
+            }
         }
-        let off = self.push_data(bytes);
-        self.dedup.insert(bytes.to_vec(), off.get());
-        off
     }
 
     /// [`add_data`](Self::add_data) of a string's UTF-8 bytes (no NUL).
@@ -170,11 +321,13 @@ impl BrigWriter {
 
     /// Adds an operand list (`BrigDataOffsetOperandList32_t`), never shared;
     /// an empty list still gets its own zero-length entry, as in HSAILasm.
+    #[inline]
     pub fn add_operand_list(&mut self, list: &[OperandOffset]) -> DataOffset {
         self.push_data(list.as_bytes())
     }
 
     /// Adds a code list (`BrigDataOffsetCodeList32_t`), never shared.
+    #[inline]
     pub fn add_code_list(&mut self, list: &[CodeOffset]) -> DataOffset {
         self.push_data(list.as_bytes())
     }
@@ -191,27 +344,37 @@ impl BrigWriter {
         buf.get_mut(at + 4..at + 4 + len)
     }
 
+    /// The code list (`BrigDataOffsetCodeList32_t`) at `offset`, mutably,
+    /// for patching forward references. `None` if there is no entry there.
+    pub fn code_list_mut(&mut self, offset: DataOffset) -> Option<&mut [CodeOffset]> {
+        <[CodeOffset]>::mut_from_bytes(self.data_bytes_mut(offset)?).ok()
+    }
+
     /// Size of `hsa_data` so far = the offset the next entry will get.
+    #[inline]
     pub fn data_len(&self) -> u32 {
         self.data.len() as u32
     }
 
     // ----------------------------------------------- hsa_code / hsa_operand --
 
+    #[inline]
     fn push_entry(buf: &mut Vec<u8>, bytes: &[u8]) -> u32 {
         let off = buf.len() as u32;
         buf.extend_from_slice(bytes);
-        buf.resize(align_up(buf.len(), 4), 0);
+        pad4(buf);
         off
     }
 
     /// Appends an entry to `hsa_code` as is (its `BrigBase` must already
     /// hold the right `byte_count` and kind) and returns its offset.
+    #[inline]
     pub fn append_code<T: IntoBytes + Immutable + ?Sized>(&mut self, entry: &T) -> CodeOffset {
         CodeOffset::new(Self::push_entry(&mut self.code.bytes, entry.as_bytes()))
     }
 
     /// Appends an entry to `hsa_operand` as is and returns its offset.
+    #[inline]
     pub fn append_operand<T: IntoBytes + Immutable + ?Sized>(
         &mut self,
         entry: &T,
@@ -220,12 +383,14 @@ impl BrigWriter {
     }
 
     /// Appends `entry` to `hsa_code` with its `byte_count` set to its size.
+    #[inline]
     pub fn add_code<T: BrigEntry>(&mut self, mut entry: T) -> CodeOffset {
         entry.brig_base_mut().byte_count = (size_of::<T>() as u16).into();
         self.append_code(&entry)
     }
 
     /// Appends `entry` to `hsa_operand` with its `byte_count` set to its size.
+    #[inline]
     pub fn add_operand<T: BrigEntry>(&mut self, mut entry: T) -> OperandOffset {
         entry.brig_base_mut().byte_count = (size_of::<T>() as u16).into();
         self.append_operand(&entry)
@@ -254,16 +419,19 @@ impl BrigWriter {
     }
 
     /// Size of `hsa_code` so far = the offset the next code entry will get.
+    #[inline]
     pub fn code_len(&self) -> u32 {
         self.code.len() as u32
     }
 
     /// [`code_len`](Self::code_len) as a [`CodeOffset`].
+    #[inline]
     pub fn next_code_offset(&self) -> CodeOffset {
         CodeOffset::new(self.code_len())
     }
 
     /// Size of `hsa_operand` so far = the offset of the next operand.
+    #[inline]
     pub fn operand_len(&self) -> u32 {
         self.operand.len() as u32
     }
@@ -289,32 +457,51 @@ impl BrigWriter {
     /// Adds an implementation-defined section after the standard ones, with
     /// `body` after its header; returns its section index.
     pub fn add_section(&mut self, name: &[u8], body: &[u8]) -> BrigSectionIndex {
-        let mut s = SectionBuf::new(name);
+        let mut s = SectionBuf::new(name, body.len());
         s.bytes.extend_from_slice(body);
         self.extra.push(s);
         BrigSectionIndex::new(2 + self.extra.len() as u32)
     }
 
-    /// Lays out the module and returns its bytes.
-    pub fn finish(self) -> Vec<u8> {
-        let mut sections = vec![
-            self.data.finish(),
-            self.code.finish(),
-            self.operand.finish(),
-        ];
-        sections.extend(self.extra.into_iter().map(SectionBuf::finish));
+    /// Size of the finished module in bytes.
+    pub fn module_len(&self) -> usize {
+        self.layout().1
+    }
 
-        let header_size = size_of::<BrigModuleHeader>();
-        let index_at = header_size;
-        let mut at = align_up(index_at + 8 * sections.len(), 16);
+    /// The sections in index order, the file offset of each and the module
+    /// size.
+    fn layout(&self) -> (Vec<&SectionBuf>, usize, Vec<usize>) {
+        let sections: Vec<&SectionBuf> = [&self.data, &self.code, &self.operand]
+            .into_iter()
+            .chain(&self.extra)
+            .collect();
+        let mut at = align_up(size_of::<BrigModuleHeader>() + 8 * sections.len(), 16);
         let mut offsets = Vec::with_capacity(sections.len());
         for s in &sections {
-            offsets.push(at as u64);
+            offsets.push(at);
             at = align_up(at + s.len(), 16);
         }
-        let total = at;
+        (sections, at, offsets)
+    }
 
-        let mut out = vec![0u8; total];
+    /// Lays out the module and returns its bytes. Each section is freed as
+    /// soon as it is copied, so the peak is about the module size plus its
+    /// largest section.
+    pub fn finish(self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.module_len());
+        self.write_to(&mut out)
+            .expect("writing to a Vec<u8> cannot fail");
+        out
+    }
+
+    /// Lays out the module into `out` (for a big module straight into a
+    /// file, without first building it in memory like
+    /// [`finish`](Self::finish)): the header and section index, then each
+    /// section with its padding, one `write_all` each; each section is
+    /// freed once written.
+    pub fn write_to<W: Write>(self, mut out: W) -> io::Result<()> {
+        let (sections, total, offsets) = self.layout();
+        let index_at = size_of::<BrigModuleHeader>();
         let header = BrigModuleHeader {
             identification: BrigModuleHeader::MAGIC,
             brig_major: 1.into(),
@@ -325,13 +512,34 @@ impl BrigWriter {
             section_count: (sections.len() as u32).into(),
             section_index: (index_at as u64).into(),
         };
-        out[..header_size].copy_from_slice(header.as_bytes());
-        for (i, (s, &off)) in sections.iter().zip(&offsets).enumerate() {
-            let e = index_at + 8 * i;
-            out[e..e + 8].copy_from_slice(&off.to_le_bytes());
-            out[off as usize..off as usize + s.len()].copy_from_slice(s);
+        let mut head = header.as_bytes().to_vec();
+        for &off in &offsets {
+            head.extend_from_slice(&(off as u64).to_le_bytes());
         }
-        out
+        head.resize(offsets[0], 0);
+        drop(sections);
+        out.write_all(&head)?;
+
+        let Self {
+            data,
+            code,
+            operand,
+            extra,
+            shared,
+        } = self;
+        drop(shared);
+        let mut at = offsets[0];
+        for s in [data, code, operand].into_iter().chain(extra) {
+            let bytes = s.finish();
+            out.write_all(&bytes)?;
+            at += bytes.len();
+            drop(bytes);
+            let padded = align_up(at, 16);
+            out.write_all(&[0; 16][..padded - at])?;
+            at = padded;
+        }
+        debug_assert_eq!(at, total);
+        Ok(())
     }
 }
 

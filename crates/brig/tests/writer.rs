@@ -236,3 +236,68 @@ fn extra_sections_round_trip() {
     assert_eq!(m.sections()[3].body(), &[1, 2, 3, 4, 5]);
     assert_eq!(BrigWriter::from_module(&m).finish(), bytes);
 }
+
+#[test]
+fn add_data_shares_exactly_the_equal_byte_strings() {
+    // Many entries, short (keyed by content) and long (keyed by hash),
+    // against a plain map from content to the first offset.
+    let mut w = BrigWriter::new();
+    let mut model = std::collections::HashMap::new();
+    for i in 0u32..20_000 {
+        let n = (i % 23) as usize;
+        let bytes: Vec<u8> = (0..n).map(|k| (i / 7 + k as u32 * 31) as u8).collect();
+        let off = w.add_data(&bytes);
+        assert_eq!(*model.entry(bytes).or_insert(off), off);
+        if i % 5 == 0 {
+            // Lists in between are never shared and never matched.
+            w.add_operand_list(&[OperandOffset::new(i)]);
+        }
+    }
+    let bytes = w.finish();
+    let m = BrigModule::parse(&bytes).unwrap();
+    for (content, off) in &model {
+        assert_eq!(m.data_bytes(*off).unwrap(), &content[..]);
+    }
+}
+
+#[test]
+fn a_loaded_module_shares_its_first_entry_of_each_content() {
+    let mut w = BrigWriter::new();
+    let first = w.add_data_unique(b"same");
+    w.add_data_unique(b"same");
+    let long = w.add_data_unique(b"a longer string");
+    let bytes = w.finish();
+    let m = BrigModule::parse(&bytes).unwrap();
+    let mut w = BrigWriter::from_module(&m);
+    assert_eq!(w.add_data(b"same"), first);
+    assert_eq!(w.add_data(b"a longer string"), long);
+}
+
+#[test]
+fn write_to_writes_what_finish_returns() {
+    let build = || {
+        let mut w = BrigWriter::with_capacity(100, 100, 100);
+        let s = w.add_string("&x");
+        w.add_code(BrigDirectiveComment {
+            base: BrigBase::new(0, BrigKind::DIRECTIVE_COMMENT),
+            name: s,
+        });
+        w.add_section(b"extra", &[9; 5]);
+        w
+    };
+    let mut out = Vec::new();
+    build().write_to(&mut out).unwrap();
+    assert_eq!(out.len(), build().module_len());
+    assert_eq!(out, build().finish());
+}
+
+#[test]
+fn code_lists_can_be_patched() {
+    let mut w = BrigWriter::new();
+    let list = w.add_code_list(&[CodeOffset::NONE, CodeOffset::new(8)]);
+    w.code_list_mut(list).unwrap()[0] = CodeOffset::new(40);
+    let bytes = w.finish();
+    let m = BrigModule::parse(&bytes).unwrap();
+    let raw = m.data_bytes(list).unwrap();
+    assert_eq!(raw, [40, 0, 0, 0, 8, 0, 0, 0]);
+}

@@ -1,5 +1,6 @@
 //! Tokens of HSAIL text (PRM §19.1, lexical grammar), produced by a `logos`
-//! scanner.
+//! scanner. The parser pulls them one at a time from [`Tok::lexer`];
+//! [`lex`] scans a whole source into a list (for tools and tests).
 //!
 //! Words are kept whole: an instruction mnemonic such as `ld_global_align`
 //! is one [`Tok::Word`]; the parser splits it at `_` the way HSAILasm scans

@@ -1,5 +1,13 @@
 //! Lowering of the syntax tree to BRIG bytes, byte-identical to HSAILasm.
 //!
+//! [`assemble`] streams: it lowers each top-level statement, and each
+//! statement of a kernel's or function's body, as soon as the parser
+//! returns it ([`Items`]) and then drops its tree, so only the source, the
+//! BRIG being built and one statement's tree are in memory at a time,
+//! however big a kernel is. After the first syntax error it only parses
+//! on, to report all syntax errors (and no others), as a separate parse
+//! would. [`parse`] builds the whole tree for other users.
+//!
 //! The walk follows source order and appends entries exactly when HSAILasm
 //! appends them: an instruction entry first, then its operands (each use a
 //! fresh operand entry), then the operand list as a `hsa_data` blob of
@@ -10,7 +18,7 @@
 //! redirected to the definition of the same name, as HSAILasm does.
 //!
 //! Entries are the `brig` crate's spec-named structs (`BrigInstMem`, …);
-//! [`writer`] lays them out as HSAILasm does. Also here: the few
+//! [`BrigWriter`] lays them out as HSAILasm does. Also here: the few
 //! instruction checks HSAILasm's validator applies to typical bad input,
 //! so that [`assemble`] reports them at HSAILasm's positions.
 
@@ -34,38 +42,25 @@ use brig::{
     CodeOffset, DataOffset, OperandOffset,
 };
 
-mod writer;
+pub(crate) mod fxmap;
 
-use writer::{Brig, FxMap, OPERAND_HEADER};
+use brig::BrigWriter;
+use fxmap::FxMap;
 
 use crate::ast::*;
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::lexer::{LineIndex, lex};
+use crate::lexer::LineIndex;
 use crate::ops::{self, OpTy, Syntax, types};
-use crate::parser::parse_module;
+use crate::parser::{Items, Piece, parse_module};
 
 /// Parse HSAIL text into a syntax tree.
 pub fn parse<'a>(source: &'a str, file_name: &str) -> Result<Module<'a>, Diagnostics> {
-    let toks = lex(source);
-    let (module, errors) = parse_module(source, &toks);
+    let (module, errors) = parse_module(source);
     if errors.is_empty() {
         Ok(module)
     } else {
-        let index = LineIndex::new(source);
-        Err(Diagnostics(
-            errors
-                .into_iter()
-                .map(|e| {
-                    Diagnostic::new(
-                        e.message,
-                        e.span.start as usize..e.span.end as usize,
-                        file_name,
-                        source,
-                        &index,
-                    )
-                })
-                .collect(),
-        ))
+        let errors = errors.into_iter().map(|e| (e.message, e.span));
+        Err(diagnostics(errors, file_name, source))
     }
 }
 
@@ -77,6 +72,13 @@ pub fn parse<'a>(source: &'a str, file_name: &str) -> Result<Module<'a>, Diagnos
 /// integer operations, calls outside an argument block, image instructions
 /// without `extension "IMAGE"`), at the position HSAILasm gives.
 pub fn assemble(source: &str, file_name: &str) -> Result<Vec<u8>, Diagnostics> {
+    assemble_with(source, file_name, true).map(BrigWriter::finish)
+}
+
+/// [`assemble`], returning the module before it is laid out, so that a big
+/// one can go straight to a file with [`BrigWriter::write_to`] instead of
+/// first being copied into one buffer.
+pub fn assemble_to_writer(source: &str, file_name: &str) -> Result<BrigWriter, Diagnostics> {
     assemble_with(source, file_name, true)
 }
 
@@ -84,34 +86,60 @@ pub fn assemble(source: &str, file_name: &str) -> Result<Vec<u8>, Diagnostics> {
 /// for any syntactically valid input whose names resolve (for feeding a
 /// validator with semantically invalid modules).
 pub fn assemble_unchecked(source: &str, file_name: &str) -> Result<Vec<u8>, Diagnostics> {
-    assemble_with(source, file_name, false)
+    assemble_with(source, file_name, false).map(BrigWriter::finish)
 }
 
-fn assemble_with(source: &str, file_name: &str, checks: bool) -> Result<Vec<u8>, Diagnostics> {
-    let module = parse(source, file_name)?;
-    let mut l = Lower::new();
-    l.brig = Brig::with_source_len(source.len());
-    l.checks = checks;
-    l.module(&module);
-    if l.errors.is_empty() {
-        Ok(l.brig.finish())
-    } else {
-        let index = LineIndex::new(source);
-        Err(Diagnostics(
-            l.errors
-                .into_iter()
-                .map(|(m, s)| {
-                    Diagnostic::new(
-                        m,
-                        s.start as usize..s.end as usize,
-                        file_name,
-                        source,
-                        &index,
-                    )
-                })
-                .collect(),
-        ))
+fn assemble_with(source: &str, file_name: &str, checks: bool) -> Result<BrigWriter, Diagnostics> {
+    let mut l = Lower::new(source.len(), checks);
+    let mut items = Items::new(source);
+    while let Some(piece) = items.next() {
+        // Once there is a syntax error only those are reported.
+        if items.errors().is_empty() {
+            match &piece {
+                Piece::Item(item) => l.item(item),
+                Piece::Body(e) => l.executable_head(e),
+                Piece::Stmt(s) => l.stmt(s),
+                Piece::End(_) => l.end_body(),
+            }
+        }
+        if let Piece::Stmt(s) = piece {
+            items.recycle(s);
+        }
     }
+    let syntax_errors = items.into_errors();
+    if !syntax_errors.is_empty() {
+        let errors = syntax_errors.into_iter().map(|e| (e.message, e.span));
+        return Err(diagnostics(errors, file_name, source));
+    }
+    l.patch_decl_to_def();
+    if l.errors.is_empty() {
+        Ok(l.brig)
+    } else {
+        Err(diagnostics(l.errors, file_name, source))
+    }
+}
+
+/// Diagnostics for `(message, span)` errors in `source`.
+fn diagnostics(
+    errors: impl IntoIterator<Item = (String, Span)>,
+    file_name: &str,
+    source: &str,
+) -> Diagnostics {
+    let index = LineIndex::new(source);
+    Diagnostics(
+        errors
+            .into_iter()
+            .map(|(m, s)| {
+                Diagnostic::new(
+                    m,
+                    s.start as usize..s.end as usize,
+                    file_name,
+                    source,
+                    &index,
+                )
+            })
+            .collect(),
+    )
 }
 
 // BRIG kinds (PRM §18.3.9), from the `brig` crate's spec-named enum.
@@ -181,7 +209,7 @@ const ALLOC_AUTOMATIC: u8 = BrigAllocation::AUTOMATIC.raw();
 /// What a module-level name refers to.
 #[derive(Debug, Clone, Copy)]
 struct Sym {
-    offset: u32,
+    offset: CodeOffset,
     kind: u16,
 }
 
@@ -189,19 +217,19 @@ struct Sym {
 #[derive(Debug, Clone, Copy)]
 enum LabelRef {
     /// The `ref` field of the `BrigOperandCodeRef` at this offset.
-    Operand(u32),
+    Operand(OperandOffset),
     /// Element `.1` of the code list at data offset `.0`.
-    Data(u32, usize),
+    Data(DataOffset, usize),
 }
 
 struct Lower<'a> {
-    brig: Brig,
+    brig: BrigWriter,
     errors: Vec<(String, Span)>,
     machine_large: bool,
     global: FxMap<&'a str, Sym>,
     func: Option<FxMap<&'a str, Sym>>,
     arg: Option<FxMap<&'a str, Sym>>,
-    labels: FxMap<&'a str, u32>,
+    labels: FxMap<&'a str, CodeOffset>,
     pending: FxMap<&'a str, Vec<(LabelRef, Span)>>,
     loc_file: Vec<u8>,
     image_ext: bool,
@@ -210,18 +238,11 @@ struct Lower<'a> {
     /// Reused buffer for constant bytes.
     scratch: Vec<u8>,
     /// Module-level executables/variables/fbarriers: (name, offset, is definition).
-    module_syms: Vec<(&'a str, u32, bool)>,
+    module_syms: Vec<(&'a str, CodeOffset, bool)>,
+    /// The directive of the kernel or function whose body is being lowered.
+    body_of: Option<CodeOffset>,
 }
 
-fn data_off(o: u32) -> DataOffset {
-    DataOffset::new(o)
-}
-fn code_off(o: u32) -> CodeOffset {
-    CodeOffset::new(o)
-}
-fn operand_off(o: u32) -> OperandOffset {
-    OperandOffset::new(o)
-}
 fn base(kind: u16) -> BrigBase {
     BrigBase::new(0, BrigKind::new(kind))
 }
@@ -239,9 +260,14 @@ fn is_local(name: &str) -> bool {
 }
 
 impl<'a> Lower<'a> {
-    fn new() -> Self {
+    /// A lowering of `source_len` bytes of HSAIL text.
+    fn new(source_len: usize, checks: bool) -> Self {
+        // BRIG sections for HSAIL text: `hsa_data` about half its size,
+        // `hsa_code` about as big, `hsa_operand` about 1.5 times (room
+        // reserved is not touched, so it costs no memory).
+        let n = source_len;
         Lower {
-            brig: Brig::new(),
+            brig: BrigWriter::with_capacity(n / 2, n, n + n / 2),
             errors: Vec::new(),
             machine_large: false,
             global: FxMap::default(),
@@ -251,9 +277,10 @@ impl<'a> Lower<'a> {
             pending: FxMap::default(),
             loc_file: Vec::new(),
             image_ext: false,
-            checks: true,
+            checks,
             scratch: Vec::new(),
             module_syms: Vec::new(),
+            body_of: None,
         }
     }
 
@@ -263,35 +290,33 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn module(&mut self, m: &Module<'a>) {
-        for item in &m.items {
-            match item {
-                Item::Comment(c) => self.comment(c),
-                Item::Module(h) => self.module_header(h),
-                Item::Extension(e) => {
-                    let name = self.brig.add_data(&e.name);
-                    self.brig.code(BrigDirectiveExtension {
-                        base: base(K_EXTENSION),
-                        name: data_off(name),
-                    });
-                    if e.name == b"IMAGE" || e.name == b"all" {
-                        self.image_ext = true;
-                    }
+    /// Lower one top-level statement.
+    fn item(&mut self, item: &Item<'a>) {
+        match item {
+            Item::Comment(c) => self.comment(c),
+            Item::Module(h) => self.module_header(h),
+            Item::Extension(e) => {
+                let name = self.brig.add_data(&e.name);
+                self.brig.add_code(BrigDirectiveExtension {
+                    base: base(K_EXTENSION),
+                    name,
+                });
+                if e.name == b"IMAGE" || e.name == b"all" {
+                    self.image_ext = true;
                 }
-                Item::Pragma(p) => self.pragma(p),
-                Item::Control(c) => self.control(c),
-                Item::Loc(l) => self.loc(l),
-                Item::Executable(e) => self.executable(e),
-                Item::Variable(v) => {
-                    let off = self.variable(v, true);
-                    if let Some(n) = v.name {
-                        self.module_syms.push((n.text, off, !v.decl));
-                    }
-                }
-                Item::Fbarrier(f) => self.fbarrier(f, true),
             }
+            Item::Pragma(p) => self.pragma(p),
+            Item::Control(c) => self.control(c),
+            Item::Loc(l) => self.loc(l),
+            Item::Executable(e) => self.executable(e),
+            Item::Variable(v) => {
+                let off = self.variable(v, true);
+                if let Some(n) = v.name {
+                    self.module_syms.push((n.text, off, !v.decl));
+                }
+            }
+            Item::Fbarrier(f) => self.fbarrier(f, true),
         }
-        self.patch_decl_to_def();
     }
 
     fn comment(&mut self, c: &Comment<'a>) {
@@ -324,17 +349,17 @@ impl<'a> Lower<'a> {
 
     fn comment_entry(&mut self, text: &[u8]) {
         let name = self.brig.add_data(text);
-        self.brig.code(BrigDirectiveComment {
+        self.brig.add_code(BrigDirectiveComment {
             base: base(K_COMMENT),
-            name: data_off(name),
+            name,
         });
     }
 
     fn module_header(&mut self, h: &ModuleHeader<'a>) {
         let name = self.brig.add_data(h.name.text.as_bytes());
-        let off = self.brig.code(BrigDirectiveModule {
+        let off = self.brig.add_code(BrigDirectiveModule {
             base: base(K_MODULE),
-            name: data_off(name),
+            name,
             hsail_major: BrigVersion::new(h.major),
             hsail_minor: BrigVersion::new(h.minor),
             profile: BrigProfile::new(h.profile),
@@ -354,16 +379,16 @@ impl<'a> Lower<'a> {
             self.loc_file = f.clone();
         }
         let n = self.brig.add_data(&self.loc_file.clone());
-        self.brig.code(BrigDirectiveLoc {
+        self.brig.add_code(BrigDirectiveLoc {
             base: base(K_LOC),
-            filename: data_off(n),
+            filename: n,
             line: l.line.into(),
             column: l.column.into(),
         });
     }
 
     fn control(&mut self, c: &Control) {
-        let off = self.brig.code(BrigDirectiveControl {
+        let off = self.brig.add_code(BrigDirectiveControl {
             base: base(K_CONTROL),
             control: BrigControlDirective::new(c.control),
             reserved: 0u16.into(),
@@ -398,9 +423,9 @@ impl<'a> Lower<'a> {
                 }
             }
         }
-        let l = self.brig.add_list(&list);
-        if let Some(e) = self.brig.code_at::<BrigDirectiveControl>(off) {
-            e.operands = data_off(l);
+        let l = self.brig.add_operand_list(&list);
+        if let Some(e) = self.brig.code_mut::<BrigDirectiveControl>(off) {
+            e.operands = l;
         }
     }
 
@@ -425,13 +450,13 @@ impl<'a> Lower<'a> {
             };
             list.push(off);
         }
-        let d = self.brig.code(BrigDirectivePragma {
+        let d = self.brig.add_code(BrigDirectivePragma {
             base: base(K_PRAGMA),
             operands: DataOffset::NONE,
         });
-        let l = self.brig.add_list(&list);
-        if let Some(e) = self.brig.code_at::<BrigDirectivePragma>(d) {
-            e.operands = data_off(l);
+        let l = self.brig.add_operand_list(&list);
+        if let Some(e) = self.brig.code_mut::<BrigDirectivePragma>(d) {
+            e.operands = l;
         }
     }
 
@@ -442,9 +467,9 @@ impl<'a> Lower<'a> {
             (true, None) => LINK_MODULE,
             (false, _) => LINK_FUNCTION,
         };
-        let off = self.brig.code(BrigDirectiveFbarrier {
+        let off = self.brig.add_code(BrigDirectiveFbarrier {
             base: base(K_FBARRIER),
-            name: data_off(n),
+            name: n,
             modifier: BrigVariableModifierMask::new(u8::from(!f.decl)),
             linkage: BrigLinkage::new(linkage),
             reserved: 0u16.into(),
@@ -466,7 +491,7 @@ impl<'a> Lower<'a> {
     }
 
     /// Append a variable directive (and its initializer); returns its offset.
-    fn variable(&mut self, v: &Variable<'a>, top: bool) -> u32 {
+    fn variable(&mut self, v: &Variable<'a>, top: bool) -> CodeOffset {
         let name = v.name.map(|n| n.text).unwrap_or("");
         let n = self.brig.add_data(name.as_bytes());
         let mut ty = v.ty;
@@ -502,9 +527,9 @@ impl<'a> Lower<'a> {
             }
             allocation = ALLOC_AGENT;
         }
-        let off = self.brig.code(BrigDirectiveVariable {
+        let off = self.brig.add_code(BrigDirectiveVariable {
             base: base(K_VARIABLE),
-            name: data_off(n),
+            name: n,
             init: OperandOffset::NONE,
             type_: BrigType::new(ty),
             segment: BrigSegment::new(v.segment),
@@ -569,8 +594,8 @@ impl<'a> Lower<'a> {
                     (o, op.elems.len() as u64)
                 }
             };
-            if let Some(e) = self.brig.code_at::<BrigDirectiveVariable>(off) {
-                e.init = operand_off(init_off);
+            if let Some(e) = self.brig.code_mut::<BrigDirectiveVariable>(off) {
+                e.init = init_off;
                 if v.dim == Some(None) {
                     e.dim = BrigUInt64::new(count);
                 }
@@ -594,12 +619,12 @@ impl<'a> Lower<'a> {
         n
     }
 
-    fn aggregate(&mut self, a: &[AggElem<'a>], _span: Span) -> u32 {
+    fn aggregate(&mut self, a: &[AggElem<'a>], _span: Span) -> OperandOffset {
         let mut list = Vec::new();
         for e in a {
             match e {
                 AggElem::Align(al, _) => {
-                    list.push(self.brig.operand(BrigOperandAlign {
+                    list.push(self.brig.add_operand(BrigOperandAlign {
                         base: base(K_OP_ALIGN),
                         align: BrigAlignment::new(*al),
                         reserved: [0; 3],
@@ -627,19 +652,19 @@ impl<'a> Lower<'a> {
     }
 
     /// A `BrigOperandConstantOperandList` (aggregate or opaque array).
-    fn constant_list(&mut self, ty: u16, elements: &[u32]) -> u32 {
-        let l = self.brig.add_list(elements);
-        self.brig.operand(BrigOperandConstantOperandList {
+    fn constant_list(&mut self, ty: u16, elements: &[OperandOffset]) -> OperandOffset {
+        let l = self.brig.add_operand_list(elements);
+        self.brig.add_operand(BrigOperandConstantOperandList {
             base: base(K_OP_CONSTANT_OPERAND_LIST),
             type_: BrigType::new(ty),
             reserved: 0u16.into(),
-            elements: data_off(l),
+            elements: l,
         })
     }
 
-    fn opaque_props(&mut self, p: &OpaqueProps) -> u32 {
+    fn opaque_props(&mut self, p: &OpaqueProps) -> OperandOffset {
         if p.ty == types::SAMP {
-            self.brig.operand(BrigOperandConstantSampler {
+            self.brig.add_operand(BrigOperandConstantSampler {
                 base: base(K_OP_CONSTANT_SAMPLER),
                 type_: BrigType::new(types::SAMP),
                 coord: BrigSamplerCoordNormalization::new(p.coord),
@@ -648,7 +673,7 @@ impl<'a> Lower<'a> {
                 reserved: [0; 3],
             })
         } else {
-            self.brig.operand(BrigOperandConstantImage {
+            self.brig.add_operand(BrigOperandConstantImage {
                 base: base(K_OP_CONSTANT_IMAGE),
                 type_: BrigType::new(p.ty),
                 geometry: BrigImageGeometry::new(p.geometry),
@@ -663,7 +688,7 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn opaque_operand(&mut self, op: &Opaque) -> u32 {
+    fn opaque_operand(&mut self, op: &Opaque) -> OperandOffset {
         if !op.array
             && let Some(p) = op.elems.first()
         {
@@ -677,6 +702,19 @@ impl<'a> Lower<'a> {
     }
 
     fn executable(&mut self, e: &Executable<'a>) {
+        self.executable_head(e);
+        if let Some(body) = &e.body {
+            for s in body {
+                self.stmt(s);
+            }
+            self.end_body();
+        }
+    }
+
+    /// The directive and arguments of an executable; for a definition,
+    /// then opens the scope of its body (whose statements follow, then
+    /// [`end_body`](Self::end_body)).
+    fn executable_head(&mut self, e: &Executable<'a>) {
         let kind = match e.kind {
             ExeKind::Kernel => K_KERNEL,
             ExeKind::Function => K_FUNCTION,
@@ -692,10 +730,11 @@ impl<'a> Lower<'a> {
         let is_def = e.kind == ExeKind::Signature || !e.decl;
         // HSAILasm points all three links just past the directive, then
         // moves them as arguments and the body are added.
-        let end = code_off(self.brig.code_end() + size_of::<BrigDirectiveExecutable>() as u32);
-        let off = self.brig.code(BrigDirectiveExecutable {
+        let end =
+            CodeOffset::new(self.brig.code_len() + size_of::<BrigDirectiveExecutable>() as u32);
+        let off = self.brig.add_code(BrigDirectiveExecutable {
             base: base(kind),
-            name: data_off(n),
+            name: n,
             out_arg_count: 0u16.into(),
             in_arg_count: 0u16.into(),
             first_in_arg: end,
@@ -718,8 +757,8 @@ impl<'a> Lower<'a> {
             let v = self.variable(a, false);
             self.set_arg_defaults(v);
             arg_offs.push((a.name, v));
-            let end = code_off(self.brig.code_end());
-            if let Some(x) = self.brig.code_at::<BrigDirectiveExecutable>(off) {
+            let end = self.brig.next_code_offset();
+            if let Some(x) = self.brig.code_mut::<BrigDirectiveExecutable>(off) {
                 x.out_arg_count = ((i + 1) as u16).into();
                 x.first_in_arg = end;
                 x.first_code_block_entry = end;
@@ -730,22 +769,22 @@ impl<'a> Lower<'a> {
             let v = self.variable(a, false);
             self.set_arg_defaults(v);
             arg_offs.push((a.name, v));
-            let end = code_off(self.brig.code_end());
-            if let Some(x) = self.brig.code_at::<BrigDirectiveExecutable>(off) {
+            let end = self.brig.next_code_offset();
+            if let Some(x) = self.brig.code_mut::<BrigDirectiveExecutable>(off) {
                 x.in_arg_count = ((i + 1) as u16).into();
                 x.first_code_block_entry = end;
                 x.next_module_entry = end;
             }
         }
-        if let Some(body) = &e.body {
-            let end = code_off(self.brig.code_end());
-            if let Some(x) = self.brig.code_at::<BrigDirectiveExecutable>(off) {
+        if e.body.is_some() {
+            let end = self.brig.next_code_offset();
+            if let Some(x) = self.brig.code_mut::<BrigDirectiveExecutable>(off) {
                 x.first_code_block_entry = end;
             }
             let mut scope = FxMap::default();
             for (name, v) in arg_offs {
                 // Formal arguments become function-scope symbols.
-                if let Some(var) = self.brig.code_at::<BrigDirectiveVariable>(v) {
+                if let Some(var) = self.brig.code_mut::<BrigDirectiveVariable>(v) {
                     var.linkage = BrigLinkage::new(LINK_FUNCTION);
                     var.allocation = BrigAllocation::new(ALLOC_AUTOMATIC);
                 }
@@ -762,29 +801,34 @@ impl<'a> Lower<'a> {
             self.func = Some(scope);
             self.labels.clear();
             self.pending.clear();
-            for s in body {
-                self.stmt(s);
-            }
-            if let Some(span) = self
-                .pending
-                .values()
-                .flat_map(|v| v.iter().map(|&(_, s)| s))
-                .min_by_key(|s| s.start)
-            {
-                self.error("label doesn't exist", span);
-            }
-            self.pending.clear();
-            self.func = None;
-            let end = code_off(self.brig.code_end());
-            if let Some(x) = self.brig.code_at::<BrigDirectiveExecutable>(off) {
-                x.next_module_entry = end;
-            }
+            self.body_of = Some(off);
+        }
+    }
+
+    /// After the last statement of a body: checks that every label used
+    /// was defined and closes the scope.
+    fn end_body(&mut self) {
+        if let Some(span) = self
+            .pending
+            .values()
+            .flat_map(|v| v.iter().map(|&(_, s)| s))
+            .min_by_key(|s| s.start)
+        {
+            self.error("label doesn't exist", span);
+        }
+        self.pending.clear();
+        self.func = None;
+        let end = self.brig.next_code_offset();
+        if let Some(off) = self.body_of.take()
+            && let Some(x) = self.brig.code_mut::<BrigDirectiveExecutable>(off)
+        {
+            x.next_module_entry = end;
         }
     }
 
     /// Formal arguments: a definition, no linkage, automatic allocation.
-    fn set_arg_defaults(&mut self, v: u32) {
-        if let Some(var) = self.brig.code_at::<BrigDirectiveVariable>(v) {
+    fn set_arg_defaults(&mut self, v: CodeOffset) {
+        if let Some(var) = self.brig.code_mut::<BrigDirectiveVariable>(v) {
             var.modifier = BrigVariableModifierMask::new(var.modifier.raw() | 1);
             var.linkage = BrigLinkage::new(LINK_NONE);
             var.allocation = BrigAllocation::new(ALLOC_AUTOMATIC);
@@ -800,9 +844,9 @@ impl<'a> Lower<'a> {
                     return;
                 }
                 let d = self.brig.add_data(n.text.as_bytes());
-                let off = self.brig.code(BrigDirectiveLabel {
+                let off = self.brig.add_code(BrigDirectiveLabel {
                     base: base(K_LABEL),
-                    name: data_off(d),
+                    name: d,
                 });
                 self.labels.insert(n.text, off);
                 // Patch forward references.
@@ -810,11 +854,17 @@ impl<'a> Lower<'a> {
                     for (r, _) in refs {
                         match r {
                             LabelRef::Operand(at) => {
-                                if let Some(o) = self.brig.operand_at::<BrigOperandCodeRef>(at) {
-                                    o.ref_ = code_off(off);
+                                if let Some(o) = self.brig.operand_mut::<BrigOperandCodeRef>(at) {
+                                    o.ref_ = off;
                                 }
                             }
-                            LabelRef::Data(list, k) => self.brig.set_list_element(list, k, off),
+                            LabelRef::Data(list, k) => {
+                                if let Some(slot) =
+                                    self.brig.code_list_mut(list).and_then(|l| l.get_mut(k))
+                                {
+                                    *slot = off;
+                                }
+                            }
                         }
                     }
                 }
@@ -827,7 +877,7 @@ impl<'a> Lower<'a> {
                 self.variable(v, false);
             }
             Stmt::ArgBlock(b) => {
-                self.brig.code(BrigDirectiveArgBlock {
+                self.brig.add_code(BrigDirectiveArgBlock {
                     base: base(K_ARG_BLOCK_START),
                 });
                 self.arg = Some(FxMap::default());
@@ -835,7 +885,7 @@ impl<'a> Lower<'a> {
                     self.stmt(s);
                 }
                 self.arg = None;
-                self.brig.code(BrigDirectiveArgBlock {
+                self.brig.add_code(BrigDirectiveArgBlock {
                     base: base(K_ARG_BLOCK_END),
                 });
             }
@@ -881,7 +931,7 @@ impl<'a> Lower<'a> {
             1 if call => 0,
             _ => k,
         });
-        let mut list = [0u32; 8];
+        let mut list = [OperandOffset::NONE; 8];
         if n > list.len() {
             self.error("too many operands", i.span);
             return;
@@ -895,15 +945,15 @@ impl<'a> Lower<'a> {
                 None => return,
             }
         }
-        let l = self.brig.add_list(&list[..n]);
-        if let Some(e) = self.brig.code_at::<BrigInstBasic>(off) {
-            e.base.operands = data_off(l);
+        let l = self.brig.add_operand_list(&list[..n]);
+        if let Some(e) = self.brig.code_mut::<BrigInstBasic>(off) {
+            e.base.operands = l;
         }
     }
 
     /// Append the instruction entry of the kind its syntax and suffixes
     /// call for, with HSAILasm's defaults for omitted suffixes.
-    fn inst_entry(&mut self, m: &Mnemonic, info: &ops::OpInfo) -> u32 {
+    fn inst_entry(&mut self, m: &Mnemonic, info: &ops::OpInfo) -> CodeOffset {
         let ty0 = m.ty(0);
         let ty1 = BrigType::new(m.ty(1));
         let seg = BrigSegment::new(m.segment.unwrap_or(SEG_FLAT));
@@ -920,16 +970,16 @@ impl<'a> Lower<'a> {
         let w = &mut self.brig;
         match info.syntax {
             Syntax::Basic | Syntax::BasicNoType | Syntax::Nop | Syntax::ImageFence => {
-                w.code(BrigInstBasic {
+                w.add_code(BrigInstBasic {
                     base: b(K_INST_BASIC),
                 })
             }
             Syntax::BasicOrMod if !(m.ftz || m.round.is_some() || m.pack.is_some()) => {
-                w.code(BrigInstBasic {
+                w.add_code(BrigInstBasic {
                     base: b(K_INST_BASIC),
                 })
             }
-            Syntax::BasicOrMod => w.code(BrigInstMod {
+            Syntax::BasicOrMod => w.add_code(BrigInstMod {
                 base: b(K_INST_MOD),
                 modifier: ftz,
                 round: BrigRound::new(
@@ -939,22 +989,22 @@ impl<'a> Lower<'a> {
                 pack: BrigPack::new(m.pack.unwrap_or(0)),
                 reserved: 0,
             }),
-            Syntax::SourceType => w.code(BrigInstSourceType {
+            Syntax::SourceType => w.add_code(BrigInstSourceType {
                 base: b(K_INST_SOURCE_TYPE),
                 source_type: ty1,
                 reserved: 0u16.into(),
             }),
-            Syntax::Seg => w.code(BrigInstSeg {
+            Syntax::Seg => w.add_code(BrigInstSeg {
                 base: b(K_INST_SEG),
                 segment: seg,
                 reserved: [0; 3],
             }),
-            Syntax::Addr => w.code(BrigInstAddr {
+            Syntax::Addr => w.add_code(BrigInstAddr {
                 base: b(K_INST_ADDR),
                 segment: seg,
                 reserved: [0; 3],
             }),
-            Syntax::Mem => w.code(BrigInstMem {
+            Syntax::Mem => w.add_code(BrigInstMem {
                 base: b(K_INST_MEM),
                 // alloca always addresses the private segment.
                 segment: if m.opcode == BrigOpcode::ALLOCA.raw() {
@@ -968,12 +1018,12 @@ impl<'a> Lower<'a> {
                 modifier: BrigMemoryModifierMask::new(u8::from(m.is_const)),
                 reserved: [0; 3],
             }),
-            Syntax::Br => w.code(BrigInstBr {
+            Syntax::Br => w.add_code(BrigInstBr {
                 base: b(K_INST_BR),
                 width,
                 reserved: [0; 3],
             }),
-            Syntax::Cmp => w.code(BrigInstCmp {
+            Syntax::Cmp => w.add_code(BrigInstCmp {
                 base: b(K_INST_CMP),
                 source_type: ty1,
                 modifier: ftz,
@@ -981,7 +1031,7 @@ impl<'a> Lower<'a> {
                 pack: BrigPack::new(m.pack.unwrap_or(0)),
                 reserved: [0; 3],
             }),
-            Syntax::Cvt => w.code(BrigInstCvt {
+            Syntax::Cvt => w.add_code(BrigInstCvt {
                 base: b(K_INST_CVT),
                 source_type: ty1,
                 modifier: ftz,
@@ -990,7 +1040,7 @@ impl<'a> Lower<'a> {
                         .unwrap_or_else(|| ops::default_round_cvt(ty0, m.ty(1))),
                 ),
             }),
-            Syntax::Atomic => w.code(BrigInstAtomic {
+            Syntax::Atomic => w.add_code(BrigInstAtomic {
                 base: b(K_INST_ATOMIC),
                 segment: seg,
                 memory_order: order,
@@ -1002,7 +1052,7 @@ impl<'a> Lower<'a> {
             Syntax::MemFence => {
                 // One scope suffix sets the global and group scopes.
                 let scope = BrigMemoryScope::new(m.memory_scope.unwrap_or(0));
-                w.code(BrigInstMemFence {
+                w.add_code(BrigInstMemFence {
                     base: inst_base(K_INST_MEM_FENCE, m.opcode, types::NONE),
                     memory_order: order,
                     global_segment_memory_scope: scope,
@@ -1010,7 +1060,7 @@ impl<'a> Lower<'a> {
                     image_segment_memory_scope: BrigMemoryScope::new(0),
                 })
             }
-            Syntax::Image => w.code(BrigInstImage {
+            Syntax::Image => w.add_code(BrigInstImage {
                 base: b(K_INST_IMAGE),
                 image_type: ty1,
                 coord_type: BrigType::new(m.ty(2)),
@@ -1018,36 +1068,36 @@ impl<'a> Lower<'a> {
                 equiv_class: equiv,
                 reserved: 0u16.into(),
             }),
-            Syntax::QueryImage => w.code(BrigInstQueryImage {
+            Syntax::QueryImage => w.add_code(BrigInstQueryImage {
                 base: b(K_INST_QUERY_IMAGE),
                 image_type: ty1,
                 geometry: BrigImageGeometry::new(m.geometry.unwrap_or(0)),
                 query: BrigImageQuery::new(m.image_query.unwrap_or(0)),
             }),
-            Syntax::QuerySampler => w.code(BrigInstQuerySampler {
+            Syntax::QuerySampler => w.add_code(BrigInstQuerySampler {
                 base: b(K_INST_QUERY_SAMPLER),
                 query: BrigSamplerQuery::new(m.sampler_query.unwrap_or(0)),
                 reserved: [0; 3],
             }),
-            Syntax::Lane => w.code(BrigInstLane {
+            Syntax::Lane => w.add_code(BrigInstLane {
                 base: b(K_INST_LANE),
                 source_type: ty1,
                 width,
                 reserved: 0,
             }),
-            Syntax::Queue => w.code(BrigInstQueue {
+            Syntax::Queue => w.add_code(BrigInstQueue {
                 base: b(K_INST_QUEUE),
                 segment: seg,
                 memory_order: order,
                 reserved: 0u16.into(),
             }),
-            Syntax::Signal => w.code(BrigInstSignal {
+            Syntax::Signal => w.add_code(BrigInstSignal {
                 base: b(K_INST_SIGNAL),
                 signal_type: ty1,
                 memory_order: order,
                 signal_operation: BrigAtomicOperation::new(m.atomic_op.unwrap_or(0)),
             }),
-            Syntax::SegCvt => w.code(BrigInstSegCvt {
+            Syntax::SegCvt => w.add_code(BrigInstSegCvt {
                 base: b(K_INST_SEG_CVT),
                 source_type: ty1,
                 segment: seg,
@@ -1205,56 +1255,56 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn wavesize(&mut self) -> u32 {
-        self.brig.operand(BrigOperandWavesize {
+    fn wavesize(&mut self) -> OperandOffset {
+        self.brig.add_operand(BrigOperandWavesize {
             base: base(K_OP_WAVESIZE),
         })
     }
 
     /// A `BrigOperandConstantBytes` of type `ty` (array types keep the
     /// array bit).
-    fn const_bytes(&mut self, bytes: &[u8], ty: u16) -> u32 {
+    fn const_bytes(&mut self, bytes: &[u8], ty: u16) -> OperandOffset {
         let d = self.brig.add_data(bytes);
-        self.brig.operand(BrigOperandConstantBytes {
+        self.brig.add_operand(BrigOperandConstantBytes {
             base: base(K_OP_CONSTANT_BYTES),
             type_: BrigType::new(ty),
             reserved: 0u16.into(),
-            bytes: data_off(d),
+            bytes: d,
         })
     }
 
-    fn string_operand(&mut self, s: &[u8]) -> u32 {
+    fn string_operand(&mut self, s: &[u8]) -> OperandOffset {
         let d = self.brig.add_data(s);
-        self.brig.operand(BrigOperandString {
+        self.brig.add_operand(BrigOperandString {
             base: base(K_OP_STRING),
-            string: data_off(d),
+            string: d,
         })
     }
 
-    fn code_ref(&mut self, target: u32) -> u32 {
-        self.brig.operand(BrigOperandCodeRef {
+    fn code_ref(&mut self, target: CodeOffset) -> OperandOffset {
+        self.brig.add_operand(BrigOperandCodeRef {
             base: base(K_OP_CODE_REF),
-            ref_: code_off(target),
+            ref_: target,
         })
     }
 
-    fn code_list(&mut self, items: &[u32]) -> u32 {
-        let l = self.brig.add_list(items);
-        self.brig.operand(BrigOperandCodeList {
+    fn code_list(&mut self, items: &[CodeOffset]) -> OperandOffset {
+        let l = self.brig.add_code_list(items);
+        self.brig.add_operand(BrigOperandCodeList {
             base: base(K_OP_CODE_LIST),
-            elements: data_off(l),
+            elements: l,
         })
     }
 
-    fn register(&mut self, r: &Reg) -> u32 {
-        self.brig.operand(BrigOperandRegister {
+    fn register(&mut self, r: &Reg) -> OperandOffset {
+        self.brig.add_operand(BrigOperandRegister {
             base: base(K_OP_REGISTER),
             reg_kind: BrigRegisterKind::new(r.kind),
             reg_num: r.num.into(),
         })
     }
 
-    fn label_ref(&mut self, n: &Name<'a>) -> Option<u32> {
+    fn label_ref(&mut self, n: &Name<'a>) -> Option<OperandOffset> {
         if self.func.is_none() {
             self.error("labels cannot be used outside of code blocks", n.span);
             return None;
@@ -1264,7 +1314,7 @@ impl<'a> Lower<'a> {
         }
         // A forward reference: the name is interned now (the label will
         // share it) and the operand is patched when the label appears.
-        let o = self.code_ref(0);
+        let o = self.code_ref(CodeOffset::NONE);
         self.brig.add_data(n.text.as_bytes());
         self.pending
             .entry(n.text)
@@ -1274,7 +1324,12 @@ impl<'a> Lower<'a> {
     }
 
     /// Lower one operand; `None` after reporting an error.
-    fn operand(&mut self, o: &Operand<'a>, required: u16, ctx: Option<(OpTy, u8)>) -> Option<u32> {
+    fn operand(
+        &mut self,
+        o: &Operand<'a>,
+        required: u16,
+        ctx: Option<(OpTy, u8)>,
+    ) -> Option<OperandOffset> {
         Some(match o {
             Operand::Reg(r) => self.register(r),
             Operand::WaveSize(_) => self.wavesize(),
@@ -1307,10 +1362,10 @@ impl<'a> Lower<'a> {
                 for e in elems {
                     offs.push(self.operand(e, required, None)?);
                 }
-                let l = self.brig.add_list(&offs);
-                self.brig.operand(BrigOperandOperandList {
+                let l = self.brig.add_operand_list(&offs);
+                self.brig.add_operand(BrigOperandOperandList {
                     base: base(K_OP_OPERAND_LIST),
-                    elements: data_off(l),
+                    elements: l,
                 })
             }
             Operand::Address {
@@ -1327,9 +1382,9 @@ impl<'a> Lower<'a> {
                             return None;
                         }
                     },
-                    None => 0,
+                    None => CodeOffset::NONE,
                 };
-                let r = reg.as_ref().map(|r| self.register(r)).unwrap_or(0);
+                let r = reg.as_ref().map(|r| self.register(r)).unwrap_or_default();
                 let seg = ctx.map(|c| c.1).unwrap_or(SEG_FLAT);
                 let is32 = required == types::U32
                     || (ctx.is_some_and(|c| c.0 == OpTy::Addr)
@@ -1340,10 +1395,10 @@ impl<'a> Lower<'a> {
                 } else {
                     *offset as u64
                 };
-                self.brig.operand(BrigOperandAddress {
+                self.brig.add_operand(BrigOperandAddress {
                     base: base(K_OP_ADDRESS),
-                    symbol: code_off(sym),
-                    reg: operand_off(r),
+                    symbol: sym,
+                    reg: r,
                     offset: BrigUInt64::new(off),
                 })
             }
@@ -1388,14 +1443,14 @@ impl<'a> Lower<'a> {
                     self.error("labels cannot be used outside of code blocks", *span);
                     return None;
                 }
-                let offs: Vec<u32> = names
+                let offs: Vec<CodeOffset> = names
                     .iter()
-                    .map(|n| self.labels.get(n.text).copied().unwrap_or(0))
+                    .map(|n| self.labels.get(n.text).copied().unwrap_or_default())
                     .collect();
-                let l = self.brig.add_list(&offs);
-                let o = self.brig.operand(BrigOperandCodeList {
+                let l = self.brig.add_code_list(&offs);
+                let o = self.brig.add_operand(BrigOperandCodeList {
                     base: base(K_OP_CODE_LIST),
-                    elements: data_off(l),
+                    elements: l,
                 });
                 for (k, n) in names.iter().enumerate() {
                     if !self.labels.contains_key(n.text) {
@@ -1592,13 +1647,13 @@ impl<'a> Lower<'a> {
 
     /// Redirect references to declarations to the definition of the same name.
     fn patch_decl_to_def(&mut self) {
-        let mut defs: FxMap<&str, u32> = FxMap::default();
+        let mut defs: FxMap<&str, CodeOffset> = FxMap::default();
         for &(n, off, is_def) in &self.module_syms {
             if is_def {
                 defs.entry(n).or_insert(off);
             }
         }
-        let mut map: FxMap<u32, u32> = FxMap::default();
+        let mut map: FxMap<CodeOffset, CodeOffset> = FxMap::default();
         for &(n, off, is_def) in &self.module_syms {
             if !is_def && let Some(&d) = defs.get(n) {
                 map.insert(off, d);
@@ -1607,46 +1662,44 @@ impl<'a> Lower<'a> {
         if map.is_empty() {
             return;
         }
+        let redirect = |r: &mut CodeOffset| {
+            if let Some(&d) = map.get(r) {
+                *r = d;
+            }
+        };
         // Walk the operand section: every entry starts with BrigBase.
-        let mut at = OPERAND_HEADER as u32;
-        while at < self.brig.operand_end() {
-            let bytes = self.brig.operand_bytes();
-            let a = at as usize;
-            let size = u16::from_le_bytes([bytes[a], bytes[a + 1]]) as u32;
-            let kind = u16::from_le_bytes([bytes[a + 2], bytes[a + 3]]);
-            if size == 0 {
+        let header = brig::write::section_header_size("hsa_operand".len()) as u32;
+        let mut at = OperandOffset::new(header);
+        while at.get() < self.brig.operand_len() {
+            let Some(&mut BrigBase { byte_count, kind }) = self.brig.operand_mut::<BrigBase>(at)
+            else {
+                break;
+            };
+            if byte_count.get() == 0 {
                 break;
             }
-            match kind {
+            match kind.raw() {
                 K_OP_CODE_REF => {
-                    if let Some(o) = self.brig.operand_at::<BrigOperandCodeRef>(at)
-                        && let Some(&d) = map.get(&o.ref_.get())
-                    {
-                        o.ref_ = code_off(d);
+                    if let Some(o) = self.brig.operand_mut::<BrigOperandCodeRef>(at) {
+                        redirect(&mut o.ref_);
                     }
                 }
                 K_OP_ADDRESS => {
-                    if let Some(o) = self.brig.operand_at::<BrigOperandAddress>(at)
-                        && let Some(&d) = map.get(&o.symbol.get())
-                    {
-                        o.symbol = code_off(d);
+                    if let Some(o) = self.brig.operand_mut::<BrigOperandAddress>(at) {
+                        redirect(&mut o.symbol);
                     }
                 }
                 K_OP_CODE_LIST => {
-                    let list = self
-                        .brig
-                        .operand_at::<BrigOperandCodeList>(at)
-                        .map(|o| o.elements.get())
-                        .unwrap_or(0);
-                    for (k, r) in self.brig.list_elements(list).into_iter().enumerate() {
-                        if let Some(&d) = map.get(&r) {
-                            self.brig.set_list_element(list, k, d);
-                        }
+                    if let Some(&mut BrigOperandCodeList { elements, .. }) =
+                        self.brig.operand_mut::<BrigOperandCodeList>(at)
+                        && let Some(list) = self.brig.code_list_mut(elements)
+                    {
+                        list.iter_mut().for_each(redirect);
                     }
                 }
                 _ => {}
             }
-            at += size;
+            at = OperandOffset::new(at.get() + u32::from(byte_count.get()));
         }
     }
 }
@@ -1676,9 +1729,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn empty_module_layout() {
-        let b = Brig::new().finish();
-        assert_eq!(&b[0..8], b"HSA BRIG");
-        assert_eq!(b.len() % 16, 0);
+    fn empty_source_is_the_empty_module() {
+        assert_eq!(assemble("", "e.hsail").unwrap(), BrigWriter::new().finish());
+    }
+
+    #[test]
+    fn parse_gathers_the_streamed_body_into_its_definition() {
+        let src = "module &m:1:0:$full:$large:$default;\n\
+                   kernel &k() { ret; { } nop; };\n\
+                   kernel &bad() { ret; }\n";
+        let m = parse(&src[..src.find("kernel &bad").unwrap()], "t.hsail").unwrap();
+        let Some(Item::Executable(k)) = m.items.get(1) else {
+            panic!("{m:?}");
+        };
+        assert_eq!(k.body.as_ref().map(Vec::len), Some(3));
+        let text = &src[k.span.start as usize..k.span.end as usize];
+        assert_eq!(text, "kernel &k() { ret; { } nop; };");
+        // A body missing its `;` is an error of the definition.
+        let d = parse(src, "t.hsail").unwrap_err();
+        assert_eq!(d.0[0].message, "expected `;`, found end of input", "{d}");
+    }
+
+    #[test]
+    fn a_syntax_error_hides_errors_of_statements_lowered_before_it() {
+        let src = "module &m:1:0:$full:$large:$default;\n\
+                   kernel &k() { st_global_u32 $s1, [&nope]; };\n\
+                   kernel &j() { foo_u32 $s1; };\n";
+        let d = assemble(src, "t.hsail").unwrap_err();
+        assert_eq!(d.len(), 1, "{d}");
+        assert_eq!((d.0[0].line, d.0[0].col), (3, 23), "{d}");
+        // Without the syntax error, the name error is reported.
+        let d = assemble(&src.replace("foo_u32 $s1;", "mov_b32 $s1, 1;"), "t.hsail").unwrap_err();
+        assert_eq!(d.0[0].message, "Symbol not found: &nope", "{d}");
     }
 }

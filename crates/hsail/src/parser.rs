@@ -1,6 +1,11 @@
 //! Recursive-descent parser for HSAIL text (PRM §19.2) into [`crate::ast`].
 //!
-//! The parser works on the token list from [`crate::lexer::lex`]. On a
+//! The parser pulls tokens from the [`crate::lexer`] scanner one at a time
+//! (one token of lookahead; no token list is built) and hands out the
+//! module one statement at a time ([`Items`]: top-level statements, and
+//! the statements of a code block one by one), so that the assembler can
+//! lower each statement and drop its tree before reading the next;
+//! [`parse_module`] collects them into a whole [`Module`]. On a
 //! syntax error it records a diagnostic, skips to the next `;` or `}` and
 //! goes on, so one run reports several errors. It never panics: every
 //! number is range-checked and nesting is bounded by the grammar.
@@ -11,8 +16,11 @@
 //! `_align(n)`, `_width(n)` and `_equiv(n)` carry a parenthesized argument,
 //! after which the mnemonic continues with the next `_…` word.
 
+use logos::Logos;
+
 use crate::ast::*;
 use crate::lexer::{Tok, Token};
+use crate::lower::fxmap::FxMap;
 use crate::ops::{self, Syntax, types};
 
 /// A syntax error: message and byte range.
@@ -25,38 +33,233 @@ pub struct SyntaxError {
 type PResult<T> = Result<T, SyntaxError>;
 
 /// Parse a whole module. Returns the tree (possibly partial) and the errors.
-pub fn parse_module<'a>(src: &'a str, toks: &[Token]) -> (Module<'a>, Vec<SyntaxError>) {
-    let mut p = Parser {
-        src,
-        toks,
-        pos: 0,
-        errors: Vec::new(),
-        depth: 0,
-    };
-    let mut items = Vec::new();
-    while p.peek() != Tok::Eof {
-        let start = p.pos;
-        match p.top_level() {
-            Ok(item) => items.push(item),
-            Err(e) => {
-                p.errors.push(e);
-                p.recover(start);
+pub fn parse_module(src: &str) -> (Module<'_>, Vec<SyntaxError>) {
+    let mut items = Items::new(src);
+    let mut module = Module::default();
+    // The kernel or function whose body is being read.
+    let mut open: Option<Executable<'_>> = None;
+    for piece in items.by_ref() {
+        match piece {
+            Piece::Item(item) => {
+                open = None;
+                module.items.push(item);
+            }
+            Piece::Body(e) => open = Some(e),
+            Piece::Stmt(s) => {
+                if let Some(body) = open.as_mut().and_then(|e| e.body.as_mut()) {
+                    body.push(s);
+                }
+            }
+            Piece::End(end) => {
+                if let Some(mut e) = open.take() {
+                    e.span.end = end;
+                    module.items.push(Item::Executable(e));
+                }
             }
         }
-        if p.errors.len() > 100 {
-            break;
-        }
     }
-    (Module { items }, p.errors)
+    (module, items.into_errors())
 }
 
-struct Parser<'a, 't> {
+/// A part of a module as [`Items`] returns it.
+#[derive(Debug)]
+pub enum Piece<'a> {
+    /// A top-level statement other than a kernel or function definition.
+    Item(Item<'a>),
+    /// A kernel or function definition up to the `{` of its body (which is
+    /// `Some` and empty); its statements follow, then [`Piece::End`].
+    Body(Executable<'a>),
+    /// A statement of the body being read.
+    Stmt(Stmt<'a>),
+    /// The `};` ending the body, with the byte offset after it. A body with
+    /// a syntax error that ends the definition has no `End`.
+    End(u32),
+}
+
+/// The module in source order, parsed one piece at a time as it is asked
+/// for: top-level statements, and the statements of code blocks one by one
+/// (so that a big kernel need not be held as a whole). Statements with a
+/// syntax error are skipped (and the error recorded), so a piece is only as
+/// good as [`errors`](Self::errors) is empty after it has been returned.
+/// Parsing stops after 100 errors.
+#[derive(Debug)]
+pub struct Items<'a> {
+    p: Parser<'a>,
+    done: bool,
+    /// Inside the body of a definition that started at this token.
+    body_start: Option<usize>,
+}
+
+impl<'a> Items<'a> {
+    /// Start parsing `src`.
+    pub fn new(src: &'a str) -> Self {
+        let mut lexer = Tok::lexer(src);
+        let cur = scan(&mut lexer);
+        Items {
+            p: Parser {
+                src,
+                lexer,
+                cur,
+                prev_end: 0,
+                pos: 0,
+                errors: Vec::new(),
+                depth: 0,
+                mnemonics: FxMap::default(),
+                spare_operands: Vec::new(),
+            },
+            done: false,
+            body_start: None,
+        }
+    }
+
+    /// The errors found so far, in source order.
+    pub fn errors(&self) -> &[SyntaxError] {
+        &self.p.errors
+    }
+
+    /// All the errors found (call after the last piece).
+    pub fn into_errors(self) -> Vec<SyntaxError> {
+        self.p.errors
+    }
+
+    /// Hands back a statement that is no longer needed, for its operand
+    /// list to hold the operands of a later one: a big module then does not
+    /// allocate and free an operand list per instruction (which was most
+    /// of the allocator's work).
+    pub fn recycle(&mut self, stmt: Stmt<'a>) {
+        match stmt {
+            Stmt::Inst(Inst { mut operands, .. }) if operands.capacity() > 0 => {
+                operands.clear();
+                self.p.spare_operands.push(operands);
+            }
+            Stmt::ArgBlock(b) => b.stmts.into_iter().for_each(|s| self.recycle(s)),
+            _ => {}
+        }
+    }
+
+    /// The next piece of the open body, or `None` once a syntax error
+    /// ended the definition (as a top-level error, like the statement
+    /// parsers' errors outside bodies).
+    fn body_piece(&mut self, item_start: usize) -> Option<Piece<'a>> {
+        let p = &mut self.p;
+        let error = loop {
+            match p.peek() {
+                Tok::RCurl => {
+                    p.bump();
+                    match p.expect(Tok::Semi, "`;`") {
+                        Ok(t) => {
+                            self.body_start = None;
+                            return Some(Piece::End(t.end));
+                        }
+                        Err(e) => break e,
+                    }
+                }
+                Tok::Eof => break p.unexpected_error("`}`"),
+                _ => {}
+            }
+            let start = p.pos;
+            match p.body_statement(0) {
+                Ok(s) => return Some(Piece::Stmt(s)),
+                Err(e) => {
+                    p.errors.push(e);
+                    if p.errors.len() > 100 {
+                        break SyntaxError {
+                            message: "too many errors".into(),
+                            span: p.span(),
+                        };
+                    }
+                    p.skip_statement(start);
+                }
+            }
+        };
+        p.errors.push(error);
+        p.recover(item_start);
+        self.body_start = None;
+        self.done = p.errors.len() > 100;
+        None
+    }
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = Piece<'a>;
+
+    fn next(&mut self) -> Option<Piece<'a>> {
+        if let Some(start) = self.body_start
+            && let Some(piece) = self.body_piece(start)
+        {
+            return Some(piece);
+        }
+        let p = &mut self.p;
+        while !self.done && p.peek() != Tok::Eof {
+            let start = p.pos;
+            match p.top_level() {
+                Ok(Item::Executable(e)) if e.body.is_some() => {
+                    self.body_start = Some(start);
+                    return Some(Piece::Body(e));
+                }
+                Ok(item) => {
+                    self.done = p.errors.len() > 100;
+                    return Some(Piece::Item(item));
+                }
+                Err(e) => {
+                    p.errors.push(e);
+                    p.recover(start);
+                    self.done = p.errors.len() > 100;
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The next token of `lexer` (unknown characters are [`Tok::Error`]), or
+/// [`Tok::Eof`] at the end of the source.
+fn scan(lexer: &mut logos::Lexer<'_, Tok>) -> Token {
+    match lexer.next() {
+        Some(kind) => {
+            let span = lexer.span();
+            Token {
+                kind: kind.unwrap_or(Tok::Error),
+                start: span.start as u32,
+                end: span.end as u32,
+            }
+        }
+        None => {
+            let end = lexer.source().len() as u32;
+            Token {
+                kind: Tok::Eof,
+                start: end,
+                end,
+            }
+        }
+    }
+}
+
+struct Parser<'a> {
     src: &'a str,
-    toks: &'t [Token],
+    lexer: logos::Lexer<'a, Tok>,
+    /// The current token (the one lookahead).
+    cur: Token,
+    /// End of the token before `cur` (0 at the start).
+    prev_end: u32,
+    /// Number of tokens consumed (error recovery checks progress with it).
     pos: usize,
     errors: Vec<SyntaxError>,
     /// Nesting depth of constants being read (bounded, against deep input).
     depth: u32,
+    /// Mnemonics decoded so far, by spelling (see `Parser::mnemonic`).
+    mnemonics: FxMap<&'a str, (&'static ops::OpInfo, Mnemonic)>,
+    /// Empty operand lists to fill next (see `Items::recycle`).
+    spare_operands: Vec<Vec<Operand<'a>>>,
+}
+
+impl std::fmt::Debug for Parser<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parser")
+            .field("cur", &self.cur)
+            .field("errors", &self.errors)
+            .finish_non_exhaustive()
+    }
 }
 
 /// One `_`-separated part of a mnemonic.
@@ -523,9 +726,9 @@ pub fn f64_to_f16_bits(v: f64) -> u16 {
     }
 }
 
-impl<'a> Parser<'a, '_> {
+impl<'a> Parser<'a> {
     fn tok(&self) -> Token {
-        self.toks[self.pos.min(self.toks.len() - 1)]
+        self.cur
     }
     fn peek(&self) -> Tok {
         self.tok().kind
@@ -541,18 +744,16 @@ impl<'a> Parser<'a, '_> {
         Span::new(t.start, t.end)
     }
     fn bump(&mut self) -> Token {
-        let t = self.tok();
-        if self.pos < self.toks.len() - 1 {
+        let t = self.cur;
+        if t.kind != Tok::Eof {
+            self.prev_end = t.end;
+            self.cur = scan(&mut self.lexer);
             self.pos += 1;
         }
         t
     }
     fn prev_end(&self) -> u32 {
-        if self.pos == 0 {
-            0
-        } else {
-            self.toks[self.pos - 1].end
-        }
+        self.prev_end
     }
     fn eat(&mut self, k: Tok) -> bool {
         if self.peek() == k {
@@ -570,22 +771,30 @@ impl<'a> Parser<'a, '_> {
         }
     }
     fn unexpected<T>(&self, what: &str) -> PResult<T> {
+        Err(self.unexpected_error(what))
+    }
+    fn unexpected_error(&self, what: &str) -> SyntaxError {
         let t = self.tok();
-        let msg = match t.kind {
-            Tok::Eof => format!("expected {what}, found end of input"),
+        let (message, span) = match t.kind {
+            Tok::Eof => (
+                format!("expected {what}, found end of input"),
+                Span::new(t.start, t.end),
+            ),
             Tok::UnterminatedComment => {
-                return err(
-                    "Premature end of comment",
-                    Span::new(self.src.len() as u32, self.src.len() as u32),
-                );
+                let end = self.src.len() as u32;
+                ("Premature end of comment".into(), Span::new(end, end))
             }
-            Tok::UnterminatedStr => {
-                return err("Runaway string literal", Span::new(t.end, t.end));
-            }
-            Tok::Error => format!("invalid character, expected {what}"),
-            _ => format!("expected {what}, found `{}`", self.text(t)),
+            Tok::UnterminatedStr => ("Runaway string literal".into(), Span::new(t.end, t.end)),
+            Tok::Error => (
+                format!("invalid character, expected {what}"),
+                Span::new(t.start, t.end),
+            ),
+            _ => (
+                format!("expected {what}, found `{}`", self.text(t)),
+                Span::new(t.start, t.end),
+            ),
         };
-        err(msg, Span::new(t.start, t.end))
+        SyntaxError { message, span }
     }
     fn is_word(&self, w: &str) -> bool {
         self.peek() == Tok::Word && self.cur_text() == w
@@ -975,12 +1184,13 @@ impl<'a> Parser<'a, '_> {
             out_args = self.formal_args(named)?;
         }
         let in_args = self.formal_args(named)?;
-        let body = if kind != ExeKind::Signature && !decl {
-            Some(self.code_block()?)
+        // A definition stops after the `{` of its body: [`Items`] reads the
+        // statements one by one.
+        let (body, end) = if kind != ExeKind::Signature && !decl {
+            (Some(Vec::new()), self.expect(Tok::LCurl, "`{`")?.end)
         } else {
-            None
+            (None, self.expect(Tok::Semi, "`;`")?.end)
         };
-        let end = self.expect(Tok::Semi, "`;`")?.end;
         Ok(Executable {
             kind,
             decl,
@@ -1010,15 +1220,6 @@ impl<'a> Parser<'a, '_> {
         Ok(args)
     }
 
-    fn code_block(&mut self) -> PResult<Vec<Stmt<'a>>> {
-        self.expect(Tok::LCurl, "`{`")?;
-        // A statement takes about seven tokens; reserving avoids regrowing
-        // (and re-copying) the statement list of a big kernel.
-        let mut stmts = Vec::with_capacity((self.toks.len() - self.pos) / 8 + 4);
-        self.statements(&mut stmts, 0)?;
-        Ok(stmts)
-    }
-
     /// Statements up to and including the closing `}`.
     fn statements(&mut self, stmts: &mut Vec<Stmt<'a>>, depth: u32) -> PResult<()> {
         loop {
@@ -1038,23 +1239,27 @@ impl<'a> Parser<'a, '_> {
                     if self.errors.len() > 100 {
                         return err("too many errors", self.span());
                     }
-                    // Skip to the next `;`, but stop before a `}` so the
-                    // block still closes.
-                    if self.pos == start {
-                        self.bump();
-                    }
-                    loop {
-                        match self.peek() {
-                            Tok::Eof | Tok::RCurl => break,
-                            Tok::Semi => {
-                                self.bump();
-                                break;
-                            }
-                            _ => {
-                                self.bump();
-                            }
-                        }
-                    }
+                    self.skip_statement(start);
+                }
+            }
+        }
+    }
+
+    /// After an error in the statement that started at token `start`: skip
+    /// to the next `;`, but stop before a `}` so the block still closes.
+    fn skip_statement(&mut self, start: usize) {
+        if self.pos == start {
+            self.bump();
+        }
+        loop {
+            match self.peek() {
+                Tok::Eof | Tok::RCurl => break,
+                Tok::Semi => {
+                    self.bump();
+                    break;
+                }
+                _ => {
+                    self.bump();
                 }
             }
         }
@@ -1085,6 +1290,11 @@ impl<'a> Parser<'a, '_> {
             }
             Tok::Word => {
                 let w = self.cur_text();
+                // A mnemonic decoded before (the common case) is no keyword.
+                if let Some(&known) = self.mnemonics.get(w) {
+                    let start = self.bump().start;
+                    return self.instruction_rest(start, known).map(Stmt::Inst);
+                }
                 match w {
                     "pragma" => return self.pragma().map(Stmt::Pragma),
                     "loc" => return self.loc().map(Stmt::Loc),
@@ -1624,17 +1834,21 @@ impl<'a> Parser<'a, '_> {
             Some(b'q') => 3,
             _ => return err("invalid register", sp),
         };
-        let digits = &s[2..];
+        let digits = &b[2..];
         if digits.is_empty()
-            || !digits.bytes().all(|c| c.is_ascii_digit())
-            || (digits.len() > 1 && digits.starts_with('0'))
+            || !digits.iter().all(u8::is_ascii_digit)
+            || (digits.len() > 1 && digits[0] == b'0')
         {
             return err("invalid register", sp);
         }
-        match digits.parse::<u32>() {
-            Ok(n) if n <= 65535 && s.len() <= 7 => Ok(Reg {
+        // At most five digits (`$s65535` is 7 bytes), at most 65535.
+        let n = digits.iter().fold(0u32, |n, &d| {
+            n.saturating_mul(10).saturating_add(u32::from(d - b'0'))
+        });
+        match u16::try_from(n) {
+            Ok(num) if s.len() <= 7 => Ok(Reg {
                 kind,
-                num: n as u16,
+                num,
                 span: sp,
             }),
             _ => err("Invalid register number", sp),
@@ -1725,8 +1939,15 @@ impl<'a> Parser<'a, '_> {
         Ok((op, parts, Span::new(t.start, end)))
     }
 
-    fn instruction(&mut self) -> PResult<Inst<'a>> {
-        let start = self.tok().start;
+    /// The opcode and decoded suffixes of the mnemonic at the current
+    /// token. A mnemonic that is one word without `(…)` arguments decodes
+    /// the same wherever it is, so it is decoded once per spelling.
+    fn mnemonic(&mut self) -> PResult<(&'static ops::OpInfo, Mnemonic)> {
+        let word = self.cur_text();
+        if let Some(&known) = self.mnemonics.get(word) {
+            self.bump();
+            return Ok(known);
+        }
         let (op, parts, mspan) = self.mnemonic_parts()?;
         let Some(info) = ops::lookup(op) else {
             // HSAILasm reports this at the token after the mnemonic.
@@ -1734,6 +1955,30 @@ impl<'a> Parser<'a, '_> {
             return err(format!("Undefined instruction `{word}`"), self.span());
         };
         let m = decode_mnemonic(info, parts.as_slice(), mspan)?;
+        let one_word = parts.as_slice().iter().all(|p| matches!(p, Part::Word(..)))
+            && !matches!(
+                parts.as_slice().last(),
+                Some(Part::Word("align" | "width" | "equiv", _))
+            );
+        if one_word {
+            self.mnemonics.insert(word, (info, m));
+        }
+        Ok((info, m))
+    }
+
+    fn instruction(&mut self) -> PResult<Inst<'a>> {
+        let start = self.tok().start;
+        let known = self.mnemonic()?;
+        self.instruction_rest(start, known)
+    }
+
+    /// The operands and `;` of an instruction starting at `start`, whose
+    /// mnemonic has been read.
+    fn instruction_rest(
+        &mut self,
+        start: u32,
+        (info, m): (&'static ops::OpInfo, Mnemonic),
+    ) -> PResult<Inst<'a>> {
         let operands = match info.opcode {
             100..=102 => self.call_operands(info.opcode)?,
             86 => self.sbr_operands()?,
@@ -1751,10 +1996,10 @@ impl<'a> Parser<'a, '_> {
         if self.peek() == Tok::Semi {
             return Ok(Vec::new());
         }
-        let mut ops = Vec::with_capacity(4);
-        if self.peek() == Tok::Semi {
-            return Ok(ops);
-        }
+        let mut ops = self
+            .spare_operands
+            .pop()
+            .unwrap_or_else(|| Vec::with_capacity(4));
         loop {
             ops.push(self.operand(true)?);
             if !self.eat(Tok::Comma) {

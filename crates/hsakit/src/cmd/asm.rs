@@ -1,6 +1,11 @@
 //! `hsakit asm IN.hsail [-o OUT.brig]`: HSAIL text to BRIG.
+//!
+//! Built for big inputs: the file is read once into the one string the
+//! assembler borrows from, and the module is written straight from the
+//! assembler's sections (no copy of the whole module in memory).
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -21,10 +26,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let source = String::from_utf8(bytes)
         .with_context(|| format!("{} is not UTF-8 text", args.input.display()))?;
     let name = args.input.display().to_string();
-    match hsail::assemble(&source, &name) {
+    match hsail::lower::assemble_to_writer(&source, &name) {
         Ok(brig) => {
+            drop(source);
             let out = super::output_path(&args.input, args.output, "brig");
-            super::write_output(&out, &brig)?;
+            write_brig(&out, brig)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(diagnostics) => {
@@ -32,4 +38,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(1))
         }
     }
+}
+
+/// Writes the module to `path`, or to stdout when `path` is `-`.
+fn write_brig(path: &Path, brig: brig::BrigWriter) -> anyhow::Result<()> {
+    if path == Path::new("-") {
+        let mut out = std::io::stdout().lock();
+        brig.write_to(&mut out).context("cannot write to stdout")?;
+        return out.flush().context("cannot write to stdout");
+    }
+    let cannot = || format!("cannot write {}", path.display());
+    let file = std::fs::File::create(path).with_context(cannot)?;
+    brig.write_to(file).with_context(cannot)
 }
