@@ -957,12 +957,7 @@ impl<'a> Lower<'a> {
         let ty0 = m.ty(0);
         let ty1 = BrigType::new(m.ty(1));
         let seg = BrigSegment::new(m.segment.unwrap_or(SEG_FLAT));
-        let width = BrigWidth::new(m.width.unwrap_or(match info.width {
-            ops::DefWidth::None => 0,
-            ops::DefWidth::One => 1,
-            ops::DefWidth::WaveSize => 33,
-            ops::DefWidth::All => 34,
-        }));
+        let width = BrigWidth::new(m.width.unwrap_or(info.width.brig().raw()));
         let order = BrigMemoryOrder::new(m.memory_order.unwrap_or(0));
         let equiv = m.equiv.unwrap_or(0);
         let ftz = BrigAluModifierMask::new(u8::from(m.ftz));

@@ -21,7 +21,7 @@ use logos::Logos;
 use crate::ast::*;
 use crate::lexer::{Tok, Token};
 use crate::lower::fxmap::FxMap;
-use crate::ops::{self, Syntax, types};
+use crate::ops::{self, Syntax, names, types};
 
 /// A syntax error: message and byte range.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -358,270 +358,73 @@ fn err<T>(message: impl Into<String>, span: Span) -> PResult<T> {
     })
 }
 
+// Suffix and keyword spellings come from the one table in `ops::names`,
+// shared with the printer.
+
 fn segment_of(s: &str) -> Option<u8> {
-    Some(match s {
-        "flat" => 1,
-        "global" => 2,
-        "readonly" => 3,
-        "kernarg" => 4,
-        "group" => 5,
-        "private" => 6,
-        "spill" => 7,
-        "arg" => 8,
-        _ => return None,
-    })
+    names::segment::from_text(s).map(brig::BrigSegment::raw)
 }
 
 fn round_of(s: &str) -> Option<u8> {
-    Some(match s {
-        "near" => 2,
-        "zero" => 3,
-        "up" => 4,
-        "down" => 5,
-        "neari" => 6,
-        "zeroi" => 7,
-        "upi" => 8,
-        "downi" => 9,
-        "neari_sat" => 10,
-        "zeroi_sat" => 11,
-        "upi_sat" => 12,
-        "downi_sat" => 13,
-        "sneari" => 14,
-        "szeroi" => 15,
-        "supi" => 16,
-        "sdowni" => 17,
-        "sneari_sat" => 18,
-        "szeroi_sat" => 19,
-        "supi_sat" => 20,
-        "sdowni_sat" => 21,
-        _ => return None,
-    })
+    names::round::from_text(s).map(brig::BrigRound::raw)
 }
 
 fn pack_of(s: &str) -> Option<u8> {
-    Some(match s {
-        "pp" => 1,
-        "ps" => 2,
-        "sp" => 3,
-        "ss" => 4,
-        "s" => 5,
-        "p" => 6,
-        "pp_sat" => 7,
-        "ps_sat" => 8,
-        "sp_sat" => 9,
-        "ss_sat" => 10,
-        "s_sat" => 11,
-        "p_sat" => 12,
-        _ => return None,
-    })
+    names::pack::from_text(s).map(brig::BrigPack::raw)
 }
 
 fn compare_of(s: &str) -> Option<u8> {
-    Some(match s {
-        "eq" => 0,
-        "ne" => 1,
-        "lt" => 2,
-        "le" => 3,
-        "gt" => 4,
-        "ge" => 5,
-        "equ" => 6,
-        "neu" => 7,
-        "ltu" => 8,
-        "leu" => 9,
-        "gtu" => 10,
-        "geu" => 11,
-        "num" => 12,
-        "nan" => 13,
-        "seq" => 14,
-        "sne" => 15,
-        "slt" => 16,
-        "sle" => 17,
-        "sgt" => 18,
-        "sge" => 19,
-        "sgeu" => 20,
-        "sequ" => 21,
-        "sneu" => 22,
-        "sltu" => 23,
-        "sleu" => 24,
-        "snum" => 25,
-        "snan" => 26,
-        "sgtu" => 27,
-        _ => return None,
-    })
+    names::compare::from_text(s).map(brig::BrigCompareOperation::raw)
 }
 
 fn atomic_of(s: &str) -> Option<u8> {
-    Some(match s {
-        "add" => 0,
-        "and" => 1,
-        "cas" => 2,
-        "exch" => 3,
-        "ld" => 4,
-        "max" => 5,
-        "min" => 6,
-        "or" => 7,
-        "st" => 8,
-        "sub" => 9,
-        "wrapdec" => 10,
-        "wrapinc" => 11,
-        "xor" => 12,
-        "wait_eq" => 13,
-        "wait_ne" => 14,
-        "wait_lt" => 15,
-        "wait_gte" => 16,
-        "waittimeout_eq" => 17,
-        "waittimeout_ne" => 18,
-        "waittimeout_lt" => 19,
-        "waittimeout_gte" => 20,
-        _ => return None,
-    })
+    names::atomic::from_text(s).map(brig::BrigAtomicOperation::raw)
 }
 
 fn order_of(s: &str) -> Option<u8> {
-    Some(match s {
-        "rlx" => 1,
-        "scacq" => 2,
-        "screl" => 3,
-        "scar" => 4,
-        _ => return None,
-    })
+    names::memory_order::from_text(s).map(brig::BrigMemoryOrder::raw)
 }
 
 fn scope_of(s: &str) -> Option<u8> {
-    Some(match s {
-        "wi" => 1,
-        "wave" => 2,
-        "wg" => 3,
-        "agent" => 4,
-        "system" => 5,
-        _ => return None,
-    })
+    names::memory_scope::from_text(s).map(brig::BrigMemoryScope::raw)
 }
 
 fn geometry_of(s: &str) -> Option<u8> {
-    Some(match s {
-        "1d" => 0,
-        "2d" => 1,
-        "3d" => 2,
-        "1da" => 3,
-        "2da" => 4,
-        "1db" => 5,
-        "2ddepth" => 6,
-        "2dadepth" => 7,
-        _ => return None,
-    })
+    names::geometry::from_text(s).map(brig::BrigImageGeometry::raw)
 }
 
 fn image_query_of(s: &str) -> Option<u8> {
-    Some(match s {
-        "width" => 0,
-        "height" => 1,
-        "depth" => 2,
-        "array" => 3,
-        "channelorder" => 4,
-        "channeltype" => 5,
-        _ => return None,
-    })
+    names::image_query::from_text(s).map(brig::BrigImageQuery::raw)
 }
 
 fn sampler_query_of(s: &str) -> Option<u8> {
-    Some(match s {
-        "addressing" => 0,
-        "coord" => 1,
-        "filter" => 2,
-        _ => return None,
-    })
+    names::sampler_query::from_text(s).map(brig::BrigSamplerQuery::raw)
 }
 
 fn channel_order_of(s: &str) -> Option<u8> {
-    Some(match s {
-        "a" => 0,
-        "r" => 1,
-        "rx" => 2,
-        "rg" => 3,
-        "rgx" => 4,
-        "ra" => 5,
-        "rgb" => 6,
-        "rgbx" => 7,
-        "rgba" => 8,
-        "bgra" => 9,
-        "argb" => 10,
-        "abgr" => 11,
-        "srgb" => 12,
-        "srgbx" => 13,
-        "srgba" => 14,
-        "sbgra" => 15,
-        "intensity" => 16,
-        "luminance" => 17,
-        "depth" => 18,
-        "depth_stencil" => 19,
-        _ => return None,
-    })
+    names::channel_order::from_text(s).map(brig::BrigImageChannelOrder::raw)
 }
 
 fn channel_type_of(s: &str) -> Option<u8> {
-    Some(match s {
-        "snorm_int8" => 0,
-        "snorm_int16" => 1,
-        "unorm_int8" => 2,
-        "unorm_int16" => 3,
-        "unorm_int24" => 4,
-        "unorm_short_555" => 5,
-        "unorm_short_565" => 6,
-        "unorm_int_101010" => 7,
-        "signed_int8" => 8,
-        "signed_int16" => 9,
-        "signed_int32" => 10,
-        "unsigned_int8" => 11,
-        "unsigned_int16" => 12,
-        "unsigned_int32" => 13,
-        "half_float" => 14,
-        "float" => 15,
-        _ => return None,
-    })
+    names::channel_type::from_text(s).map(brig::BrigImageChannelType::raw)
 }
 
 fn addressing_of(s: &str) -> Option<u8> {
-    Some(match s {
-        "undefined" => 0,
-        "clamp_to_edge" => 1,
-        "clamp_to_border" => 2,
-        "repeat" => 3,
-        "mirrored_repeat" => 4,
-        _ => return None,
-    })
+    names::sampler_addressing::from_text(s).map(brig::BrigSamplerAddressing::raw)
 }
 
 /// Control directive names and their BRIG values.
 pub fn control_of(s: &str) -> Option<u16> {
-    Some(match s {
-        "enablebreakexceptions" => 1,
-        "enabledetectexceptions" => 2,
-        "maxdynamicgroupsize" => 3,
-        "maxflatgridsize" => 4,
-        "maxflatworkgroupsize" => 5,
-        "requireddim" => 6,
-        "requiredgridsize" => 7,
-        "requiredworkgroupsize" => 8,
-        "requirenopartialworkgroups" => 9,
-        _ => return None,
-    })
+    names::control::from_text(s).map(brig::BrigControlDirective::raw)
 }
 
 /// BRIG_ALIGNMENT value for a byte count.
 fn align_of(n: u64) -> Option<u8> {
-    Some(match n {
-        1 => 1,
-        2 => 2,
-        4 => 3,
-        8 => 4,
-        16 => 5,
-        32 => 6,
-        64 => 7,
-        128 => 8,
-        256 => 9,
-        _ => return None,
-    })
+    let n = u16::try_from(n).ok()?;
+    if !n.is_power_of_two() {
+        return None;
+    }
+    names::align::from_text(&n.to_string()).map(brig::BrigAlignment::raw)
 }
 
 /// Parse an integer literal text (decimal, octal with leading 0, hex).
@@ -936,26 +739,24 @@ impl<'a> Parser<'a> {
         self.expect(Tok::Colon, "`:`")?;
         let minor = self.read_u32("minor version")?;
         self.expect(Tok::Colon, "`:`")?;
-        let profile = match self.dollar_word()? {
-            ("$base", _) => 0,
-            ("$full", _) => 1,
-            (_, s) => return err("profile expected ($base or $full)", s),
+        let (word, span) = self.dollar_word()?;
+        let Some(profile) = names::profile::from_text(word) else {
+            return err("profile expected ($base or $full)", span);
         };
+        let profile = profile.raw();
         self.expect(Tok::Colon, "`:`")?;
-        let machine_model = match self.dollar_word()? {
-            ("$small", _) => 0,
-            ("$large", _) => 1,
-            (_, s) => return err("machine model expected ($small or $large)", s),
+        let (word, span) = self.dollar_word()?;
+        let Some(machine_model) = names::machine_model::from_text(word) else {
+            return err("machine model expected ($small or $large)", span);
         };
+        let machine_model = machine_model.raw();
         self.expect(Tok::Colon, "`:`")?;
-        let default_round = match self.dollar_word()? {
-            ("$default", _) => 1,
-            ("$near", _) => 2,
-            ("$zero", _) => 3,
-            ("$up", _) => 4,
-            ("$down", _) => 5,
-            (_, s) => return err("default rounding expected", s),
+        // PRM 19.2: defaultFloatRounding is $default, $zero or $near.
+        let (word, span) = self.dollar_word()?;
+        let Some(default_round) = names::default_round::from_text(word) else {
+            return err("default rounding expected ($default, $zero or $near)", span);
         };
+        let default_round = default_round.raw();
         let end = self.expect(Tok::Semi, "`;`")?.end;
         Ok(ModuleHeader {
             name,
@@ -1567,19 +1368,17 @@ impl<'a> Parser<'a> {
                 }
                 (true, "coord") => {
                     let (w, s) = self.glued_word()?;
-                    p.coord = match w.as_str() {
-                        "unnormalized" => 0,
-                        "normalized" => 1,
-                        _ => return err("invalid coord value", s),
+                    let Some(coord) = names::sampler_coord::from_text(&w) else {
+                        return err("invalid coord value", s);
                     };
+                    p.coord = coord.raw();
                 }
                 (true, "filter") => {
                     let (w, s) = self.glued_word()?;
-                    p.filter = match w.as_str() {
-                        "nearest" => 0,
-                        "linear" => 1,
-                        _ => return err("invalid filter value", s),
+                    let Some(filter) = names::sampler_filter::from_text(&w) else {
+                        return err("invalid filter value", s);
                     };
+                    p.filter = filter.raw();
                 }
                 (true, "addressing") => {
                     let (w, s) = self.glued_word()?;
