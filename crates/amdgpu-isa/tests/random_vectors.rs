@@ -84,6 +84,11 @@ fn gfx906_random() {
 }
 
 #[test]
+fn gfx908_random() {
+    run(Target::Gfx908);
+}
+
+#[test]
 fn gfx90a_random() {
     run(Target::Gfx90a);
 }

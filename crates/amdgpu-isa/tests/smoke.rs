@@ -127,7 +127,12 @@ fn mutated_lines_never_panic() {
             }
         }
         let line = String::from_utf8(line).unwrap();
-        for target in [Target::Gfx900, Target::Gfx90a, Target::Gfx942] {
+        for target in [
+            Target::Gfx900,
+            Target::Gfx908,
+            Target::Gfx90a,
+            Target::Gfx942,
+        ] {
             match gfx9::parse_line(&line, target) {
                 Ok(inst) => {
                     let _ = gfx9::encode(&inst, target);

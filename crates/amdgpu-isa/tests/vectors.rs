@@ -158,6 +158,11 @@ fn gfx906_vectors() {
 }
 
 #[test]
+fn gfx908_vectors() {
+    run(Target::Gfx908);
+}
+
+#[test]
 fn gfx90a_vectors() {
     run(Target::Gfx90a);
 }

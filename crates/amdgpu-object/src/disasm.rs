@@ -3,7 +3,7 @@
 //! [`objdump_d`] reproduces, byte for byte, what llvm-objdump-19 prints for
 //! the executable sections of an AMDGPU code object (`ET_REL` from
 //! llvm-mc/clang, `ET_DYN` from ld.lld) on the GFX9 targets `amdgpu-isa`
-//! decodes (gfx900 family, gfx906, gfx90a, gfx940–942). The rules below are
+//! decodes (gfx900 family, gfx906, gfx908, gfx90a, gfx940–942). The rules below are
 //! llvm-objdump's (`disassembleObject` in `llvm-objdump.cpp`, the
 //! `AMDGCNPrettyPrinter`, and the AMDGPU symbolizer), found in its source
 //! and checked against its output:
@@ -171,7 +171,7 @@ pub fn target_of(co: &CodeObject<'_>) -> Result<Target> {
     Target::from_processor(id.processor.name).ok_or_else(|| Error::Unsupported {
         what: format!(
             "processor {} for disassembly (supported: gfx900, gfx902, gfx904, gfx906, \
-             gfx909, gfx90a, gfx90c, gfx940, gfx941, gfx942)",
+             gfx908, gfx909, gfx90a, gfx90c, gfx940, gfx941, gfx942)",
             id.processor.name
         ),
         offset: E_FLAGS_OFFSET,
@@ -179,8 +179,8 @@ pub fn target_of(co: &CodeObject<'_>) -> Result<Target> {
 }
 
 /// What `llvm-objdump-19 -d FILE` prints for `co`, with `file_name` the
-/// name given on its command line. Errors only for a processor that is not
-/// GFX9 (or gfx908) and for v3+ kernel descriptors placed in code; bytes
+/// name given on its command line. Errors only for a processor without a
+/// GFX9 table in `amdgpu-isa` and for v3+ kernel descriptors placed in code; bytes
 /// that do not decode are printed as LLVM prints them.
 pub fn objdump_d(co: &CodeObject<'_>, file_name: &str) -> Result<String> {
     let target = target_of(co)?;

@@ -17,7 +17,7 @@ use amdgpu_object::disasm::objdump_d;
 use amdgpu_object::read::CodeObject;
 use oracles::Scratch;
 
-const TARGETS: [&str; 4] = ["gfx900", "gfx906", "gfx90a", "gfx942"];
+const TARGETS: [&str; 5] = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"];
 
 fn inputs() -> PathBuf {
     oracles::workspace_root().join("tests/codeobj")
@@ -211,7 +211,7 @@ fn processors_without_gfx9_tables_are_named_in_the_error() {
     let s = Scratch::new("disasm-target");
     let src = s.path("k.s");
     std::fs::write(&src, ".text\nk:\n  s_endpgm\n").unwrap();
-    for mcpu in ["gfx908", "gfx1030"] {
+    for mcpu in ["gfx1010", "gfx1030"] {
         let obj = assemble(&s, &src, "k", mcpu);
         let bytes = std::fs::read(&obj).unwrap();
         let co = CodeObject::parse(&bytes).unwrap();

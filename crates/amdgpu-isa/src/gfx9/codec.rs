@@ -510,7 +510,8 @@ fn is_ds2(def: &InstDef) -> bool {
 /// Per target: (family, opcode) → the row the decoder picks (among aliases
 /// sharing an encoding, the one whose mnemonic is the printed name).
 fn decode_index(target: Target) -> &'static HashMap<(Family, u16), &'static InstDef> {
-    static INDEX: [OnceLock<HashMap<(Family, u16), &'static InstDef>>; 4] = [
+    static INDEX: [OnceLock<HashMap<(Family, u16), &'static InstDef>>; 5] = [
+        OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
@@ -849,7 +850,9 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
             let w1 = word(bytes, 4, 0)?;
             len = 8;
             let mai = is_mai(def);
-            let acc_cd = mai && w0 >> 15 & 1 == 1;
+            // gfx908: MFMA destinations and accumulators are always AGPRs
+            // (LLVM ignores bit 15 there).
+            let acc_cd = mai && (target == Target::Gfx908 || w0 >> 15 & 1 == 1);
             if mai {
                 mods.cbsz = ((w0 >> 8) & 7) as u8;
                 mods.abid = ((w0 >> 11) & 0xF) as u8;
@@ -1953,8 +1956,13 @@ pub fn print(inst: &Inst) -> String {
             if m.offset != 0 {
                 out.push_str(&format!(" offset:{}", m.offset));
             }
+            // buffer_store_lds_dword prints `lds` before the cache bits.
+            let lds_first = def.mnemonic.contains("_lds_");
+            if m.lds && lds_first {
+                out.push_str(" lds");
+            }
             print_cpol(&mut out, m, inst.target);
-            if m.lds {
+            if m.lds && !lds_first {
                 out.push_str(" lds");
             }
             if m.tfe {
@@ -2217,9 +2225,13 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
         }
         seen_mods.push(k);
         // Cache-policy and similar flags only where LLVM takes them (the
-        // inventory's modifiers, or what the oracle printed on this target).
+        // inventory's modifiers, or what the oracle printed on this target;
+        // gfx908 has no inventory of its own, so only the latter there).
         const FLAGS: [&str; 9] = ["glc", "slc", "sc0", "sc1", "nt", "scc", "lds", "gds", "tfe"];
-        if FLAGS.contains(&k) && !def.accepts(k, target) && !def.modifiers.contains(&k) {
+        if FLAGS.contains(&k)
+            && !def.accepts(k, target)
+            && (target == Target::Gfx908 || !def.modifiers.contains(&k))
+        {
             return Err(syntax(
                 format!("`{k}` is not supported by {}", def.mnemonic),
                 col,
@@ -2832,6 +2844,10 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
         {
             return err("invalid operand for instruction", mn_col);
         }
+        // gfx908 has no VGPR form of MFMA.
+        if t == Target::Gfx908 && (kind("vdst") == Some(false) || kind("src2") == Some(false)) {
+            return err("operands are not valid for this GPU or mode", mn_col);
+        }
     }
     // MUBUF/MTBUF: vaddr exactly when offen/idxen (two VGPRs for both).
     if matches!(def.family, Family::Mubuf | Family::Mtbuf) {
@@ -2871,6 +2887,28 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
     {
         let name = if t == Target::Gfx942 { "sc0" } else { "glc" };
         return err(&format!("instruction must not use {name}"), mn_col);
+    }
+    // gfx908 has AGPRs only in MAI instructions.
+    if !t.has_agprs()
+        && matches!(
+            def.family,
+            Family::Ds
+                | Family::Flat
+                | Family::Global
+                | Family::Scratch
+                | Family::Mubuf
+                | Family::Mtbuf
+                | Family::Mimg
+        )
+        && inst
+            .operands
+            .iter()
+            .any(|o| matches!(o, Operand::Agpr { .. }))
+    {
+        return err(
+            "invalid register class: agpr loads and stores not supported on this GPU",
+            mn_col,
+        );
     }
     // Data operands of a memory instruction are all VGPRs or all AGPRs.
     if matches!(
@@ -3240,7 +3278,7 @@ pub fn encode(inst: &Inst, target: Target) -> Result<Vec<u8>> {
                 let agpr = matches!(o, Operand::Agpr { .. });
                 if role(r) == "vdst" {
                     w0 |= vgpr_num(o, name)?.0;
-                    if mai && agpr {
+                    if mai && agpr && target != Target::Gfx908 {
                         w0 |= 1 << 15;
                     }
                     continue;

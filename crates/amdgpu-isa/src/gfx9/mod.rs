@@ -1,4 +1,4 @@
-//! GFX9 machine code (gfx900, gfx906, gfx90a, gfx942): the instruction
+//! GFX9 machine code (gfx900, gfx906, gfx908, gfx90a, gfx942): the instruction
 //! table and the encoder, decoder, LLVM-syntax printer and assembler-line
 //! parser it drives.
 //!
@@ -39,10 +39,14 @@ use crate::target::Processor;
 /// GFX9 targets the table has opcodes for (index into [`InstDef::opcodes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Target {
-    /// gfx900 (and gfx902/904/909/90c, same instruction set).
+    /// gfx900 (and gfx902/909/90c: same instruction set per llvm-mc-19;
+    /// gfx904 is mapped here too, but differs: it has `v_fma_mix*` where
+    /// gfx900 has `v_mad_mix*`, same opcodes).
     Gfx900,
     /// gfx906 (adds dot and fma-mix instructions).
     Gfx906,
+    /// gfx908 (CDNA1: AGPRs and MFMA, but AGPRs only in MAI instructions).
+    Gfx908,
     /// gfx90a (CDNA2: AGPRs, MFMA, packed FP32).
     Gfx90a,
     /// gfx942 (CDNA3: sc0/sc1/nt cache bits, fp8 MFMA).
@@ -50,10 +54,11 @@ pub enum Target {
 }
 
 impl Target {
-    /// All four, in table column order.
-    pub const ALL: [Target; 4] = [
+    /// All five, in table column order.
+    pub const ALL: [Target; 5] = [
         Target::Gfx900,
         Target::Gfx906,
+        Target::Gfx908,
         Target::Gfx90a,
         Target::Gfx942,
     ];
@@ -65,27 +70,35 @@ impl Target {
 
     /// The processor name.
     pub fn name(self) -> &'static str {
-        ["gfx900", "gfx906", "gfx90a", "gfx942"][self.index()]
+        ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"][self.index()]
     }
 
     /// Parses a processor name, mapping GFX9 processors to the table column
-    /// whose instruction set they share. gfx908 (MAI without gfx90a's
-    /// changes) has no column yet and gives `None`, like non-GFX9 names.
+    /// whose instruction set they share (checked with llvm-mc-19: see
+    /// `tests/target_oracle.rs`); non-GFX9 names give `None`.
     pub fn from_processor(name: &str) -> Option<Target> {
         let p = Processor::from_name(name)?;
         Some(match p.name {
             "gfx900" | "gfx902" | "gfx904" | "gfx909" | "gfx90c" | "gfx9-generic" => Target::Gfx900,
             "gfx906" => Target::Gfx906,
+            "gfx908" => Target::Gfx908,
             "gfx90a" => Target::Gfx90a,
             "gfx940" | "gfx941" | "gfx942" => Target::Gfx942,
             _ => return None,
         })
     }
 
-    /// Whether the target has accumulation registers (AGPRs) in memory and
-    /// MAI instructions (gfx90a, gfx942).
+    /// Whether the target has accumulation registers (AGPRs) in memory
+    /// instructions as well as MAI instructions (gfx90a, gfx942; not gfx908,
+    /// where llvm-mc rejects "agpr loads and stores").
     pub fn has_agprs(self) -> bool {
         matches!(self, Target::Gfx90a | Target::Gfx942)
+    }
+
+    /// Whether the target has MAI instructions (MFMA, `v_accvgpr_*`) and
+    /// AGPRs in them (gfx908, gfx90a, gfx942).
+    pub fn has_mai(self) -> bool {
+        matches!(self, Target::Gfx908 | Target::Gfx90a | Target::Gfx942)
     }
 }
 
@@ -198,8 +211,9 @@ pub struct InstDef {
     pub class: &'static str,
     /// Encoding family.
     pub family: Family,
-    /// Opcode on gfx900, gfx906, gfx90a, gfx942 (None: not on that target).
-    pub opcodes: [Option<u16>; 4],
+    /// Opcode on gfx900, gfx906, gfx908, gfx90a, gfx942 (None: not on that
+    /// target).
+    pub opcodes: [Option<u16>; 5],
     /// Operand roles from the inventory, in assembly order (`vdst`,
     /// `src0:m`, `sbase`, …; `:opt` marks optional ones).
     pub operands: &'static [&'static str],
@@ -210,7 +224,7 @@ pub struct InstDef {
     pub modifiers: &'static [&'static str],
     /// Modifier keywords llvm-objdump printed in this instruction's vectors,
     /// per target (`gds`, `glc`, `sc1`, `clamp`, …): what LLVM accepts there.
-    pub accepted: [&'static [&'static str]; 4],
+    pub accepted: [&'static [&'static str]; 5],
 }
 
 impl InstDef {
@@ -570,7 +584,7 @@ mod tests {
     #[test]
     fn targets_from_processor_names() {
         assert_eq!(Target::from_processor("gfx90a"), Some(Target::Gfx90a));
-        assert_eq!(Target::from_processor("gfx908"), None);
+        assert_eq!(Target::from_processor("gfx908"), Some(Target::Gfx908));
         assert_eq!(Target::from_processor("gfx940"), Some(Target::Gfx942));
         assert_eq!(Target::from_processor("gfx902"), Some(Target::Gfx900));
         assert_eq!(Target::from_processor("gfx1030"), None);
