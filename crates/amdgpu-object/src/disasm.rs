@@ -170,7 +170,7 @@ pub fn target_of(co: &CodeObject<'_>) -> Result<Target> {
     };
     Target::from_processor(id.processor.name).ok_or_else(|| Error::Unsupported {
         what: format!(
-            "processor {} for disassembly (supported: gfx900, gfx902, gfx904, gfx906, \
+            "processor {} for disassembly (supported: gfx900, gfx902, gfx906, \
              gfx908, gfx909, gfx90a, gfx90c, gfx940, gfx941, gfx942)",
             id.processor.name
         ),

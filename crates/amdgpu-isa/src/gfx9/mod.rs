@@ -39,9 +39,9 @@ use crate::target::Processor;
 /// GFX9 targets the table has opcodes for (index into [`InstDef::opcodes`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Target {
-    /// gfx900 (and gfx902/909/90c: same instruction set per llvm-mc-19;
-    /// gfx904 is mapped here too, but differs: it has `v_fma_mix*` where
-    /// gfx900 has `v_mad_mix*`, same opcodes).
+    /// gfx900 (and gfx902/909/90c: same instruction set per llvm-mc-19).
+    /// gfx904 (`v_fma_mix*` where gfx900 has `v_mad_mix*`, same opcodes) and
+    /// gfx9-generic (neither) differ and have no column yet.
     Gfx900,
     /// gfx906 (adds dot and fma-mix instructions).
     Gfx906,
@@ -79,7 +79,7 @@ impl Target {
     pub fn from_processor(name: &str) -> Option<Target> {
         let p = Processor::from_name(name)?;
         Some(match p.name {
-            "gfx900" | "gfx902" | "gfx904" | "gfx909" | "gfx90c" | "gfx9-generic" => Target::Gfx900,
+            "gfx900" | "gfx902" | "gfx909" | "gfx90c" => Target::Gfx900,
             "gfx906" => Target::Gfx906,
             "gfx908" => Target::Gfx908,
             "gfx90a" => Target::Gfx90a,
@@ -588,5 +588,9 @@ mod tests {
         assert_eq!(Target::from_processor("gfx940"), Some(Target::Gfx942));
         assert_eq!(Target::from_processor("gfx902"), Some(Target::Gfx900));
         assert_eq!(Target::from_processor("gfx1030"), None);
+        // llvm-mc-19 accepts v_fma_mix_f32 for gfx904, v_mad_mix_f32 for
+        // gfx900 and neither for gfx9-generic: not gfx900's column.
+        assert_eq!(Target::from_processor("gfx904"), None);
+        assert_eq!(Target::from_processor("gfx9-generic"), None);
     }
 }
