@@ -17,28 +17,10 @@ fn inputs() -> PathBuf {
 }
 
 fn have_llvm() -> bool {
-    [
-        "llvm-mc-19",
-        "ld.lld-19",
-        "llvm-readelf-19",
-        "llvm-objdump-19",
-    ]
-    .iter()
-    .all(|t| oracles::require(t, "llvm-19"))
+    oracles::llvm_available()
 }
 
-fn run(cmd: &mut Command) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use oracles::run;
 
 /// The test sources: (name, mcpu, text). `gfx9.s` has an `.ifdef` inside
 /// `.amdhsa_kernel`, which llvm-mc rejects: it is resolved here.

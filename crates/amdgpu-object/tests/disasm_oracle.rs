@@ -24,24 +24,10 @@ fn inputs() -> PathBuf {
 }
 
 fn have_llvm() -> bool {
-    oracles::require("clang-19", "clang-19")
-        && ["llvm-mc-19", "ld.lld-19", "llvm-objdump-19"]
-            .iter()
-            .all(|t| oracles::require(t, "llvm-19"))
+    oracles::clang_available() && oracles::llvm_available()
 }
 
-fn run(cmd: &mut Command) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
+use oracles::run;
 
 /// Compares our disassembly of `path` with llvm-objdump-19's; returns the
 /// number of lines, or the first difference.

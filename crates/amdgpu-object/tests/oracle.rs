@@ -14,38 +14,10 @@ fn inputs() -> PathBuf {
 }
 
 fn have_llvm() -> bool {
-    [
-        "clang-19",
-        "llvm-mc-19",
-        "ld.lld-19",
-        "llvm-readelf-19",
-        "llvm-objdump-19",
-    ]
-    .iter()
-    .all(|t| {
-        oracles::require(
-            t,
-            if t.starts_with("clang") {
-                "clang-19"
-            } else {
-                "llvm-19"
-            },
-        )
-    })
+    oracles::clang_available() && oracles::llvm_available()
 }
 
-fn run(cmd: &mut Command) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use oracles::run;
 
 /// clang-19 OpenCL → relocatable object → ld.lld-19 shared object.
 fn build_cl(s: &Scratch, src: &Path, mcpu: &str, cov: u32) -> (PathBuf, PathBuf) {

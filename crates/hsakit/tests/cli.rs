@@ -128,25 +128,14 @@ fn missing_input_is_an_error_not_a_panic() {
 /// OpenCL C shows the header, symbols and notes exactly as llvm-readelf-19.
 #[test]
 fn readobj_matches_llvm_readelf() {
-    if !(oracles::require("clang-19", "clang-19")
-        && oracles::require("ld.lld-19", "lld-19")
-        && oracles::require("llvm-readelf-19", "llvm-19"))
-    {
+    if !(oracles::clang_available() && oracles::llvm_available()) {
         return;
     }
     let scratch = oracles::Scratch::new("cli-readobj");
     let obj = scratch.path("k.o");
     let co = scratch.path("k.co");
     let source = root().join("tests/codeobj/kernels.cl");
-    let run = |cmd: &mut Command| {
-        let out = cmd.output().expect("cannot run an oracle");
-        assert!(
-            out.status.success(),
-            "{cmd:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).expect("oracle output is not UTF-8")
-    };
+    let run = oracles::run;
     run(Command::new("clang-19")
         .args([
             "-x",

@@ -47,6 +47,36 @@ pub fn require(program: &str, package: &str) -> bool {
     false
 }
 
+/// Whether the LLVM 19 tools for AMDGPU machine code are usable
+/// (`llvm-mc-19`, `llvm-readelf-19`, `llvm-objdump-19` from `llvm-19`;
+/// `ld.lld-19` from `lld-19`); see [`require`].
+pub fn llvm_available() -> bool {
+    ["llvm-mc-19", "llvm-readelf-19", "llvm-objdump-19"]
+        .iter()
+        .all(|tool| require(tool, "llvm-19"))
+        && require("ld.lld-19", "lld-19")
+}
+
+/// Whether `clang-19` (package `clang-19`) is usable; see [`require`].
+pub fn clang_available() -> bool {
+    require("clang-19", "clang-19")
+}
+
+/// Runs an oracle command that must succeed and returns its standard
+/// output; panics with both output streams when it fails.
+pub fn run(cmd: &mut Command) -> String {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("oracle output is not UTF-8")
+}
+
 /// Whether HSAILasm (package `hsail-tools`) is usable; see [`require`].
 pub fn hsailasm_available() -> bool {
     require("HSAILasm", "hsail-tools")
@@ -109,7 +139,7 @@ impl Rejected {
     }
 }
 
-fn run(cmd: &mut Command) -> Result<(), Rejected> {
+fn run_hsailasm(cmd: &mut Command) -> Result<(), Rejected> {
     let out = cmd.output().expect("cannot start HSAILasm");
     if out.status.success() {
         return Ok(());
@@ -131,7 +161,7 @@ pub fn hsailasm_assemble_file(input: &Path) -> Result<Vec<u8>, Rejected> {
 pub fn hsailasm_assemble_file_with(input: &Path, args: &[&str]) -> Result<Vec<u8>, Rejected> {
     let scratch = Scratch::new("asm");
     let out = scratch.path("out.brig");
-    run(Command::new("HSAILasm")
+    run_hsailasm(Command::new("HSAILasm")
         .args(args)
         .arg(input)
         .arg("-o")
@@ -171,7 +201,7 @@ fn hsailasm_read_brig(mode: &str, brig: &[u8]) -> Result<std::io::Result<Vec<u8>
     let input = scratch.path("in.brig");
     let out = scratch.path("out.txt");
     std::fs::write(&input, brig).expect("cannot write a scratch file");
-    run(Command::new("HSAILasm")
+    run_hsailasm(Command::new("HSAILasm")
         .arg(mode)
         .arg(&input)
         .arg("-o")
