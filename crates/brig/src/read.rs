@@ -299,6 +299,14 @@ impl<'a> Code<'a> {
         })
     }
 
+    /// Views the bytes of an `hsa_code` entry (its `byte_count` bytes, as
+    /// [`BrigModule::code_bytes`] returns them) as what
+    /// [`BrigModule::code`] returns; `None` when they are too small for
+    /// the entry's kind.
+    pub fn decode(bytes: &'a [u8]) -> Option<Self> {
+        Self::from_bytes(bytes)
+    }
+
     /// The entry's [`BrigBase`].
     pub fn base(&self) -> &'a BrigBase {
         match *self {
@@ -410,6 +418,14 @@ impl<'a> Operand<'a> {
             BrigKind::OPERAND_WAVESIZE => Operand::Wavesize(view!(bytes, BrigOperandWavesize)),
             _ => Operand::Unknown(base),
         })
+    }
+
+    /// Views the bytes of an `hsa_operand` entry (as
+    /// [`BrigModule::operand_bytes`] returns them) as what
+    /// [`BrigModule::operand`] returns; `None` when they are too small for
+    /// the entry's kind.
+    pub fn decode(bytes: &'a [u8]) -> Option<Self> {
+        Self::from_bytes(bytes)
     }
 
     /// The entry's [`BrigBase`].
@@ -981,6 +997,17 @@ impl<'a> BrigModule<'a> {
     /// Offsets of all `hsa_code` entries, in file order.
     pub fn code_offsets(&self) -> impl Iterator<Item = CodeOffset> + '_ {
         self.starts[1].offsets.iter().map(|&o| CodeOffset::new(o))
+    }
+
+    /// Offsets of all `hsa_code` entries, in file order, as a slice (to
+    /// find an entry's ordinal or iterate from one).
+    pub fn code_offset_slice(&self) -> &[u32] {
+        &self.starts[1].offsets
+    }
+
+    /// Offsets of all `hsa_operand` entries, in file order, as a slice.
+    pub fn operand_offset_slice(&self) -> &[u32] {
+        &self.starts[2].offsets
     }
 
     /// Offsets of all `hsa_operand` entries, in file order.

@@ -161,11 +161,13 @@ pub fn hsailasm_assemble_file(input: &Path) -> Result<Vec<u8>, Rejected> {
 pub fn hsailasm_assemble_file_with(input: &Path, args: &[&str]) -> Result<Vec<u8>, Rejected> {
     let scratch = Scratch::new("asm");
     let out = scratch.path("out.brig");
-    run_hsailasm(Command::new("HSAILasm")
-        .args(args)
-        .arg(input)
-        .arg("-o")
-        .arg(&out))?;
+    run_hsailasm(
+        Command::new("HSAILasm")
+            .args(args)
+            .arg(input)
+            .arg("-o")
+            .arg(&out),
+    )?;
     Ok(std::fs::read(&out).expect("HSAILasm succeeded but wrote no output"))
 }
 
@@ -201,11 +203,13 @@ fn hsailasm_read_brig(mode: &str, brig: &[u8]) -> Result<std::io::Result<Vec<u8>
     let input = scratch.path("in.brig");
     let out = scratch.path("out.txt");
     std::fs::write(&input, brig).expect("cannot write a scratch file");
-    run_hsailasm(Command::new("HSAILasm")
-        .arg(mode)
-        .arg(&input)
-        .arg("-o")
-        .arg(&out))?;
+    run_hsailasm(
+        Command::new("HSAILasm")
+            .arg(mode)
+            .arg(&input)
+            .arg("-o")
+            .arg(&out),
+    )?;
     Ok(std::fs::read(&out))
 }
 

@@ -1,15 +1,16 @@
 //! Constant-time access to the entries of a [`BrigModule`].
 //!
-//! `BrigModule`'s accessors find an entry by binary search over the entry
-//! starts of its section on every call; the validator resolves tens of
-//! offsets per instruction, so it first decodes every entry of the three
-//! standard sections once and keeps a direct-mapped table from offset / 4
-//! (BRIG entries are 4-byte aligned) to the decoded entry. The accessors
+//! `BrigModule` keeps one bit per 4-byte word of each section marking the
+//! entry starts (BRIG entries are 4-byte aligned), so checking a reference
+//! and decoding the entry it names is constant time and needs no table of
+//! decoded entries: [`Index`] is a thin view that decodes on demand, keeps
+//! no per-entry memory of its own, and adds the validator's helpers
+//! (instruction operands inline, raw lists, code ordinals). The accessors
 //! mirror `BrigModule`'s names and return the same [`BrigError`]s.
 
 use brig::{
-    BrigBase, BrigEntry, BrigError, BrigModule, BrigSectionIndex, Code, CodeOffset, DataOffset,
-    Operand, OperandOffset,
+    BrigError, BrigKind, BrigModule, BrigSectionIndex, Code, CodeOffset, DataOffset, Operand,
+    OperandOffset,
 };
 
 /// A fast non-cryptographic hasher (the multiply-rotate scheme of rustc's
@@ -108,233 +109,139 @@ impl<'a> InstOperands<'a> {
     }
 }
 
-/// Decoded entries and offset tables of one module.
-#[derive(Debug)]
+/// A view of one module for the validator (see the module docs).
+#[derive(Clone, Copy, Debug)]
 pub struct Index<'a> {
-    code: Vec<(CodeOffset, Code<'a>)>,
-    code_at: Vec<u32>,
+    m: &'a BrigModule<'a>,
+    /// Offsets of the `hsa_code` entries, in file order.
+    code_starts: &'a [u32],
     code_end: CodeOffset,
-    ops: Vec<(OperandOffset, Operand<'a>)>,
-    op_at: Vec<u32>,
-    data: Vec<&'a [u8]>,
-    data_at: Vec<u32>,
+    code_sec: &'a [u8],
+    op_sec: &'a [u8],
+    data_sec: &'a [u8],
 }
 
-/// `table[offset / 4] = ordinal + 1` for every entry start.
-fn table(len: usize, offsets: impl Iterator<Item = u32>) -> Vec<u32> {
-    let mut t = vec![0u32; len / 4 + 1];
-    for (i, o) in offsets.enumerate() {
-        if let Some(slot) = t.get_mut(o as usize / 4)
-            && o.is_multiple_of(4)
-        {
-            *slot = i as u32 + 1;
-        }
-    }
-    t
-}
-
-fn lookup(t: &[u32], offset: u32) -> Option<usize> {
-    if offset == 0 || !offset.is_multiple_of(4) {
-        return None;
-    }
-    match t.get(offset as usize / 4) {
-        Some(&n) if n != 0 => Some(n as usize - 1),
-        _ => None,
-    }
-}
-
-const DATA: BrigSectionIndex = BrigSectionIndex::DATA;
-const CODE: BrigSectionIndex = BrigSectionIndex::CODE;
-const OPERAND: BrigSectionIndex = BrigSectionIndex::OPERAND;
-
-/// A view of `bytes` as entry `T` (the entry's `byte_count` was checked
-/// to cover `T` by `BrigModule::parse`).
-fn view<T: BrigEntry>(bytes: &[u8]) -> Option<&T> {
-    T::ref_from_prefix(bytes).ok().map(|(r, _)| r)
-}
-
-/// Decodes an `hsa_code` entry (as `BrigModule::code` does, without
-/// looking its offset up again).
-fn decode_code(bytes: &[u8]) -> Option<Code<'_>> {
-    use brig::BrigKind as K;
-    let base: &BrigBase = &view::<brig::BrigDirectiveNone>(bytes)?.base;
-    Some(match base.kind {
-        K::NONE => Code::DirectiveNone(view(bytes)?),
-        K::DIRECTIVE_ARG_BLOCK_END => Code::DirectiveArgBlockEnd(view(bytes)?),
-        K::DIRECTIVE_ARG_BLOCK_START => Code::DirectiveArgBlockStart(view(bytes)?),
-        K::DIRECTIVE_COMMENT => Code::DirectiveComment(view(bytes)?),
-        K::DIRECTIVE_CONTROL => Code::DirectiveControl(view(bytes)?),
-        K::DIRECTIVE_EXTENSION => Code::DirectiveExtension(view(bytes)?),
-        K::DIRECTIVE_FBARRIER => Code::DirectiveFbarrier(view(bytes)?),
-        K::DIRECTIVE_FUNCTION => Code::DirectiveFunction(view(bytes)?),
-        K::DIRECTIVE_INDIRECT_FUNCTION => Code::DirectiveIndirectFunction(view(bytes)?),
-        K::DIRECTIVE_KERNEL => Code::DirectiveKernel(view(bytes)?),
-        K::DIRECTIVE_LABEL => Code::DirectiveLabel(view(bytes)?),
-        K::DIRECTIVE_LOC => Code::DirectiveLoc(view(bytes)?),
-        K::DIRECTIVE_MODULE => Code::DirectiveModule(view(bytes)?),
-        K::DIRECTIVE_PRAGMA => Code::DirectivePragma(view(bytes)?),
-        K::DIRECTIVE_SIGNATURE => Code::DirectiveSignature(view(bytes)?),
-        K::DIRECTIVE_VARIABLE => Code::DirectiveVariable(view(bytes)?),
-        K::INST_ADDR => Code::InstAddr(view(bytes)?),
-        K::INST_ATOMIC => Code::InstAtomic(view(bytes)?),
-        K::INST_BASIC => Code::InstBasic(view(bytes)?),
-        K::INST_BR => Code::InstBr(view(bytes)?),
-        K::INST_CMP => Code::InstCmp(view(bytes)?),
-        K::INST_CVT => Code::InstCvt(view(bytes)?),
-        K::INST_IMAGE => Code::InstImage(view(bytes)?),
-        K::INST_LANE => Code::InstLane(view(bytes)?),
-        K::INST_MEM => Code::InstMem(view(bytes)?),
-        K::INST_MEM_FENCE => Code::InstMemFence(view(bytes)?),
-        K::INST_MOD => Code::InstMod(view(bytes)?),
-        K::INST_QUERY_IMAGE => Code::InstQueryImage(view(bytes)?),
-        K::INST_QUERY_SAMPLER => Code::InstQuerySampler(view(bytes)?),
-        K::INST_QUEUE => Code::InstQueue(view(bytes)?),
-        K::INST_SEG => Code::InstSeg(view(bytes)?),
-        K::INST_SEG_CVT => Code::InstSegCvt(view(bytes)?),
-        K::INST_SIGNAL => Code::InstSignal(view(bytes)?),
-        K::INST_SOURCE_TYPE => Code::InstSourceType(view(bytes)?),
-        _ => Code::Unknown(base),
-    })
-}
-
-/// Decodes an `hsa_operand` entry.
-fn decode_operand(bytes: &[u8]) -> Option<Operand<'_>> {
-    use brig::BrigKind as K;
-    let base: &BrigBase = &view::<brig::BrigDirectiveNone>(bytes)?.base;
-    Some(match base.kind {
-        K::OPERAND_ADDRESS => Operand::Address(view(bytes)?),
-        K::OPERAND_ALIGN => Operand::Align(view(bytes)?),
-        K::OPERAND_CODE_LIST => Operand::CodeList(view(bytes)?),
-        K::OPERAND_CODE_REF => Operand::CodeRef(view(bytes)?),
-        K::OPERAND_CONSTANT_BYTES => Operand::ConstantBytes(view(bytes)?),
-        K::OPERAND_CONSTANT_IMAGE => Operand::ConstantImage(view(bytes)?),
-        K::OPERAND_CONSTANT_OPERAND_LIST => Operand::ConstantOperandList(view(bytes)?),
-        K::OPERAND_CONSTANT_SAMPLER => Operand::ConstantSampler(view(bytes)?),
-        K::OPERAND_OPERAND_LIST => Operand::OperandList(view(bytes)?),
-        K::OPERAND_REGISTER => Operand::Register(view(bytes)?),
-        K::OPERAND_STRING => Operand::String(view(bytes)?),
-        K::OPERAND_WAVESIZE => Operand::Wavesize(view(bytes)?),
-        _ => Operand::Unknown(base),
-    })
-}
-
-/// The bytes of the entry at `offset` of a code or operand section
-/// (`byte_count` of them).
+/// The `byte_count` bytes of the entry at `offset` of a code or operand
+/// section (the caller checked that an entry starts there).
+#[inline]
 fn entry_at(sec: &[u8], offset: u32) -> Option<&[u8]> {
     let at = offset as usize;
     let bc = u16::from_le_bytes([*sec.get(at)?, *sec.get(at + 1)?]) as usize;
     sec.get(at..at.checked_add(bc)?)
 }
 
+const DATA: BrigSectionIndex = BrigSectionIndex::DATA;
+
 impl<'a> Index<'a> {
-    /// Decodes every entry of a module `BrigModule::parse` accepted. An
-    /// entry too small for its kind is left out (references to it then
-    /// fail) and returned as an error.
-    pub fn new(m: &BrigModule<'a>) -> (Self, Vec<BrigError>) {
-        let mut errors = Vec::new();
+    /// A view of a module `BrigModule::parse` accepted (`parse` checked
+    /// that every entry of a kind of its section is large enough for that
+    /// kind, so every entry start decodes).
+    pub fn new(m: &'a BrigModule<'a>) -> Self {
         let bytes = |s: BrigSectionIndex| m.section(s).map_or(&[][..], |s| s.bytes);
-        let (code_sec, op_sec, data_sec) = (bytes(CODE), bytes(OPERAND), bytes(DATA));
-        let mut code = Vec::new();
-        for o in m.code_offsets() {
-            match entry_at(code_sec, o.get()).and_then(decode_code) {
-                Some(c) => code.push((o, c)),
-                None => errors.push(BrigError::in_section(
-                    CODE,
-                    u64::from(o.get()),
-                    "entry too small for its kind",
-                )),
-            }
-        }
-        let mut ops = Vec::new();
-        for o in m.operand_offsets() {
-            match entry_at(op_sec, o.get()).and_then(decode_operand) {
-                Some(x) => ops.push((o, x)),
-                None => errors.push(BrigError::in_section(
-                    OPERAND,
-                    u64::from(o.get()),
-                    "entry too small for its kind",
-                )),
-            }
-        }
-        // hsa_data: a u32 byte count, the bytes, padding to 4 (PRM 18.4).
-        let mut data_offsets = Vec::new();
-        let mut data = Vec::new();
-        let mut at = m.section(DATA).map_or(0, |s| s.first_entry() as usize);
-        while let Some(len) = data_sec
-            .get(at..at + 4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
-        {
-            let Some(b) = data_sec.get(at + 4..at + 4 + len) else {
-                break;
-            };
-            data_offsets.push(at as u32);
-            data.push(b);
-            at += 4 + len.div_ceil(4) * 4;
-        }
-        let len = |s: BrigSectionIndex| m.section(s).map_or(0, |s| s.bytes.len());
-        let index = Self {
-            code_at: table(len(CODE), code.iter().map(|(o, _)| o.get())),
-            code,
+        Self {
+            m,
+            code_starts: m.code_offset_slice(),
             code_end: m.code_end(),
-            op_at: table(len(OPERAND), ops.iter().map(|(o, _)| o.get())),
-            ops,
-            data_at: table(len(DATA), data_offsets.into_iter()),
-            data,
-        };
-        (index, errors)
+            code_sec: bytes(BrigSectionIndex::CODE),
+            op_sec: bytes(BrigSectionIndex::OPERAND),
+            data_sec: bytes(DATA),
+        }
     }
 
-    fn missing(section: BrigSectionIndex, offset: u32, what: &str) -> BrigError {
-        BrigError::in_section(
-            section,
-            u64::from(offset),
-            if offset == 0 {
-                format!("null {what} reference")
-            } else {
-                format!("{what} reference does not point at the start of an entry")
-            },
-        )
+    /// Every code entry in file order (an entry that cannot be decoded,
+    /// which `BrigModule::parse` rules out, is skipped).
+    pub fn code_entries(&self) -> impl Iterator<Item = (CodeOffset, Code<'a>)> + 'a {
+        self.code_entries_from(0)
     }
 
-    /// Every code entry in file order.
-    pub fn code_entries(&self) -> &[(CodeOffset, Code<'a>)] {
-        &self.code
+    /// The code entries from ordinal `first` on (see
+    /// [`Self::code_ordinal`]).
+    pub fn code_entries_from(
+        &self,
+        first: usize,
+    ) -> impl Iterator<Item = (CodeOffset, Code<'a>)> + 'a {
+        let ix = *self;
+        self.code_starts
+            .get(first..)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(move |&o| {
+                let o = CodeOffset::new(o);
+                ix.code(o).ok().map(|c| (o, c))
+            })
+    }
+
+    /// Number of code entries.
+    pub fn code_count(&self) -> usize {
+        self.code_starts.len()
+    }
+
+    /// The first code entry's offset, if the module has code.
+    pub fn first_code(&self) -> Option<CodeOffset> {
+        self.code_starts.first().map(|&o| CodeOffset::new(o))
     }
 
     /// Every operand entry in file order.
-    pub fn operand_entries(&self) -> &[(OperandOffset, Operand<'a>)] {
-        &self.ops
+    pub fn operand_entries(&self) -> impl Iterator<Item = (OperandOffset, Operand<'a>)> + 'a {
+        let ix = *self;
+        self.m.operand_offset_slice().iter().filter_map(move |&o| {
+            let o = OperandOffset::new(o);
+            ix.operand(o).ok().map(|x| (o, x))
+        })
     }
 
     /// The ordinal of the code entry at `offset` in [`Self::code_entries`].
     pub fn code_ordinal(&self, offset: CodeOffset) -> Option<usize> {
-        lookup(&self.code_at, offset.get())
+        if !self.m.is_code_entry(offset) {
+            return None;
+        }
+        self.code_starts.binary_search(&offset.get()).ok()
     }
 
     /// The code entry at `offset`.
+    #[inline]
     pub fn code(&self, offset: CodeOffset) -> Result<Code<'a>, BrigError> {
-        lookup(&self.code_at, offset.get())
-            .and_then(|i| self.code.get(i))
-            .map(|&(_, c)| c)
-            .ok_or_else(|| Self::missing(CODE, offset.get(), "hsa_code"))
+        // The common case inline; `BrigModule::code` makes the error.
+        if self.m.is_code_entry(offset)
+            && let Some(c) = entry_at(self.code_sec, offset.get()).and_then(Code::decode)
+        {
+            return Ok(c);
+        }
+        self.m.code(offset)
     }
 
     /// The operand entry at `offset`.
+    #[inline]
     pub fn operand(&self, offset: OperandOffset) -> Result<Operand<'a>, BrigError> {
-        lookup(&self.op_at, offset.get())
-            .and_then(|i| self.ops.get(i))
-            .map(|&(_, o)| o)
-            .ok_or_else(|| Self::missing(OPERAND, offset.get(), "hsa_operand"))
+        if self.m.is_operand_entry(offset)
+            && let Some(o) = entry_at(self.op_sec, offset.get()).and_then(Operand::decode)
+        {
+            return Ok(o);
+        }
+        self.m.operand(offset)
+    }
+
+    /// The kind of the operand entry at `offset` (what
+    /// [`Self::operand`] would decode, without decoding it).
+    #[inline]
+    pub fn operand_kind(&self, offset: OperandOffset) -> Result<BrigKind, BrigError> {
+        let at = offset.get() as usize;
+        if self.m.is_operand_entry(offset)
+            && let Some(b) = self.op_sec.get(at + 2..at + 4)
+        {
+            return Ok(BrigKind::new(u16::from_le_bytes([b[0], b[1]])));
+        }
+        self.operand(offset).map(|o| o.kind())
     }
 
     /// Whether `offset` starts an operand entry.
     pub fn is_operand_entry(&self, offset: OperandOffset) -> bool {
-        lookup(&self.op_at, offset.get()).is_some()
+        self.m.is_operand_entry(offset)
     }
 
     /// Whether `offset` starts a code entry.
     pub fn is_code_entry(&self, offset: CodeOffset) -> bool {
-        lookup(&self.code_at, offset.get()).is_some()
+        self.m.is_code_entry(offset)
     }
 
     /// One past the last code entry.
@@ -344,17 +251,22 @@ impl<'a> Index<'a> {
 
     /// The code entry after the one at `offset` (or the section end).
     pub fn next_code(&self, offset: CodeOffset) -> Result<CodeOffset, BrigError> {
-        let i = lookup(&self.code_at, offset.get())
-            .ok_or_else(|| Self::missing(CODE, offset.get(), "hsa_code"))?;
-        Ok(self.code.get(i + 1).map_or(self.code_end, |&(o, _)| o))
+        self.m.next_code(offset)
     }
 
     /// The bytes of the data entry at `offset`.
+    #[inline]
     pub fn data_bytes(&self, offset: DataOffset) -> Result<&'a [u8], BrigError> {
-        lookup(&self.data_at, offset.get())
-            .and_then(|i| self.data.get(i))
-            .copied()
-            .ok_or_else(|| Self::missing(DATA, offset.get(), "hsa_data"))
+        // hsa_data entries: a u32 byte count, then the bytes (PRM 18.4).
+        let at = offset.get() as usize;
+        if self.m.is_data_entry(offset)
+            && let Some(b) = self.data_sec.get(at..at + 4)
+            && let len = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize
+            && let Some(bytes) = self.data_sec.get(at + 4..at + 4 + len)
+        {
+            return Ok(bytes);
+        }
+        self.m.data_bytes(offset)
     }
 
     /// The data entry at `offset` as UTF-8 text.
@@ -412,13 +324,17 @@ impl<'a> Index<'a> {
     ) -> Result<(), BrigError> {
         out.len = 0;
         for (i, o) in self.raw_list(offset)?.enumerate() {
-            let Some(k) = lookup(&self.op_at, o) else {
+            let o = OperandOffset::new(o);
+            if !self.m.is_operand_entry(o) {
                 return Err(BrigError::in_section(
                     DATA,
                     u64::from(offset.get()) + 4 + 4 * i as u64,
-                    format!("operand list element {i} ({o:#x}) is not an hsa_operand entry"),
+                    format!(
+                        "operand list element {i} ({:#x}) is not an hsa_operand entry",
+                        o.get()
+                    ),
                 ));
-            };
+            }
             if i >= MAX_INST_OPERANDS {
                 out.len = 0;
                 return Err(BrigError::in_section(
@@ -427,8 +343,8 @@ impl<'a> Index<'a> {
                     format!("an instruction has more than {MAX_INST_OPERANDS} operands"),
                 ));
             }
-            out.offsets[i] = OperandOffset::new(o);
-            out.entries[i] = self.ops.get(k).map(|&(_, e)| e);
+            out.offsets[i] = o;
+            out.entries[i] = self.operand(o).ok();
             out.len = i + 1;
         }
         Ok(())
@@ -436,37 +352,39 @@ impl<'a> Index<'a> {
 
     /// An operand list; every element must start an operand entry.
     pub fn operand_list(&self, offset: DataOffset) -> Result<Vec<OperandOffset>, BrigError> {
-        let b = self.u32_list(offset)?;
-        let mut out = Vec::with_capacity(b.len() / 4);
-        for (i, c) in b.chunks_exact(4).enumerate() {
-            let o = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-            if lookup(&self.op_at, o).is_none() {
-                return Err(BrigError::in_section(
-                    DATA,
-                    u64::from(offset.get()) + 4 + 4 * i as u64,
-                    format!("operand list element {i} ({o:#x}) is not an hsa_operand entry"),
-                ));
-            }
-            out.push(OperandOffset::new(o));
-        }
-        Ok(out)
+        self.m.operand_list(offset)
     }
 
     /// A code list; every element must start a code entry.
     pub fn code_list(&self, offset: DataOffset) -> Result<Vec<CodeOffset>, BrigError> {
-        let b = self.u32_list(offset)?;
-        let mut out = Vec::with_capacity(b.len() / 4);
-        for (i, c) in b.chunks_exact(4).enumerate() {
-            let o = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-            if lookup(&self.code_at, o).is_none() {
+        self.check_code_list(offset)?;
+        Ok(self.code_list_ref(offset)?.to_vec())
+    }
+
+    /// Checks what [`Self::code_list`] checks, without collecting the
+    /// list: every element starts a code entry.
+    pub fn check_code_list(&self, offset: DataOffset) -> Result<(), BrigError> {
+        for (i, o) in self.raw_list(offset)?.enumerate() {
+            if !self.m.is_code_entry(CodeOffset::new(o)) {
                 return Err(BrigError::in_section(
                     DATA,
                     u64::from(offset.get()) + 4 + 4 * i as u64,
                     format!("code list element {i} ({o:#x}) is not an hsa_code entry"),
                 ));
             }
-            out.push(CodeOffset::new(o));
         }
-        Ok(out)
+        Ok(())
+    }
+
+    /// A code list in place, its elements not checked (for lists layer 1
+    /// already checked).
+    pub fn code_list_ref(&self, offset: DataOffset) -> Result<&'a [CodeOffset], BrigError> {
+        self.m.code_list_ref(offset)
+    }
+
+    /// An operand list in place, its elements not checked (for lists
+    /// layer 1 already checked).
+    pub fn operand_list_ref(&self, offset: DataOffset) -> Result<&'a [OperandOffset], BrigError> {
+        self.m.operand_list_ref(offset)
     }
 }

@@ -401,10 +401,10 @@ fn check_operand(cx: &mut Cx<'_, '_, '_>, i: usize, kind: Opnd, o: Operand<'_>) 
         Opnd::DstVec(t) => {
             let t = resolve(cx, t);
             if let Operand::OperandList(l) = o {
-                let elems = cx.m.operand_list(l.elements).unwrap_or_default();
+                let elems = cx.m.operand_list_ref(l.elements).unwrap_or_default();
                 check_vector_len(cx, i, elems.len());
                 let mut regs = Vec::new();
-                for e in elems {
+                for &e in elems {
                     if let Ok(eo) = cx.m.operand(e) {
                         if let Operand::Register(r) = eo {
                             let key = (r.reg_kind.raw(), r.reg_num.get());
@@ -438,9 +438,9 @@ fn check_operand(cx: &mut Cx<'_, '_, '_>, i: usize, kind: Opnd, o: Operand<'_>) 
         Opnd::SrcVec(t) => {
             let t = resolve(cx, t);
             if let Operand::OperandList(l) = o {
-                let elems = cx.m.operand_list(l.elements).unwrap_or_default();
+                let elems = cx.m.operand_list_ref(l.elements).unwrap_or_default();
                 check_vector_len(cx, i, elems.len());
-                for e in elems {
+                for &e in elems {
                     if let Ok(eo) = cx.m.operand(e) {
                         check_source(cx, i, eo, t, true);
                     }
@@ -596,12 +596,12 @@ fn check_code_list(cx: &mut Cx<'_, '_, '_>, i: usize, o: Operand<'_>, kind: Brig
         );
         return;
     };
-    let list = cx.m.code_list(l.elements).unwrap_or_default();
+    let list = cx.m.code_list_ref(l.elements).unwrap_or_default();
     if list.is_empty() && kind != BrigKind::DIRECTIVE_VARIABLE {
         let msg = format!("{} needs at least one of its {what}", cx.mnemonic());
         cx.op_err(cx.rule.prm, i, msg);
     }
-    for c in list {
+    for &c in list {
         let k = cx.m.code(c).map(|c| c.kind()).ok();
         let ok = k == Some(kind)
             || (kind == BrigKind::DIRECTIVE_FUNCTION

@@ -10,8 +10,9 @@
 //! BRIG made by our own assembler the caller maps `(section, offset)` back to
 //! a source span. It runs in layers, each relying on the previous one:
 //!
-//! 0. [`index`]: every entry is decoded once into direct-mapped tables, so
-//!    the layers resolve offsets in constant time.
+//! 0. [`index`]: a view of the module that checks and decodes the entry
+//!    at an offset in constant time, on demand (from `BrigModule`'s
+//!    entry-start bitsets), so the layers hold no per-entry tables.
 //! 1. [`structure`]: every offset a field holds points at an entry start of
 //!    the right section and an allowed kind, lists and strings are well
 //!    formed, the `nextModuleEntry`/`firstCodeBlockEntry` chains are
@@ -349,17 +350,8 @@ impl ModuleInfo {
 /// Every violated rule, each located at its BRIG entry. Structural errors
 /// (layer 1) stop validation before the later layers.
 pub fn validate(module: &BrigModule<'_>) -> Result<ModuleInfo, Vec<ValidationError>> {
-    let (index, bad) = index::Index::new(module);
-    let mut errors: Vec<ValidationError> = bad
-        .into_iter()
-        .map(|e| ValidationError {
-            rule: "PRM 18",
-            message: e.message,
-            section: e.section.unwrap_or(BrigSectionIndex::CODE),
-            offset: u32::try_from(e.offset).unwrap_or(u32::MAX),
-            operand: None,
-        })
-        .collect();
+    let index = index::Index::new(module);
+    let mut errors = Vec::new();
     structure::check_structure(&index, &mut errors);
     if !errors.is_empty() {
         return Err(errors);

@@ -176,7 +176,7 @@ pub fn analyze(m: &Index<'_>, errors: &mut Vec<ValidationError>) -> ModuleInfo {
 fn module_entries<'a>(m: &Index<'a>) -> Vec<(CodeOffset, Code<'a>)> {
     let mut out = Vec::new();
     let end = m.code_end();
-    let Some(&(mut at, _)) = m.code_entries().first() else {
+    let Some(mut at) = m.first_code() else {
         return out;
     };
     while at < end {
@@ -951,13 +951,10 @@ fn analyze_code_block(
     let mut ops = InstOperands::default();
     // Label offsets of this block, and the instruction index each precedes.
     let mut label_index: FastMap<u32, usize> = FastMap::default();
-    let first =
-        cx.m.code_ordinal(cb.start)
-            .unwrap_or(cx.m.code_entries().len());
-    let entries = cx.m.code_entries();
-    let last = cx.m.code_ordinal(cb.end).unwrap_or(entries.len());
+    let first = cx.m.code_ordinal(cb.start).unwrap_or(cx.m.code_count());
+    let last = cx.m.code_ordinal(cb.end).unwrap_or(cx.m.code_count());
     cb.instructions.reserve(last.saturating_sub(first));
-    for &(pos, c) in entries.get(first..).unwrap_or(&[]) {
+    for (pos, c) in cx.m.code_entries_from(first) {
         if pos >= cb.end {
             break;
         }
@@ -1307,7 +1304,7 @@ fn check_inst_in_block(
             }
             Some(Operand::CodeRef(r)) => note_label_use(cx, b, at, k, r.ref_),
             Some(Operand::CodeList(l)) => {
-                for t in cx.m.code_list(l.elements).unwrap_or_default() {
+                for &t in cx.m.code_list_ref(l.elements).unwrap_or_default() {
                     note_label_use(cx, b, at, k, t);
                 }
             }
@@ -1644,15 +1641,15 @@ fn build_cfg(
         let op = inst.and_then(|c| c.inst().map(|i| i.opcode));
         let ops = inst
             .and_then(|c| c.inst())
-            .and_then(|i| cx.m.operand_list(i.operands).ok())
+            .and_then(|i| cx.m.operand_list_ref(i.operands).ok())
             .unwrap_or_default();
         let mut succ = Vec::new();
         let refs = |succ: &mut Vec<usize>| {
-            for &o in &ops {
+            for &o in ops {
                 match cx.m.operand(o) {
                     Ok(Operand::CodeRef(r)) => succ.extend(target_block(r.ref_)),
                     Ok(Operand::CodeList(l)) => {
-                        for t in cx.m.code_list(l.elements).unwrap_or_default() {
+                        for &t in cx.m.code_list_ref(l.elements).unwrap_or_default() {
                             succ.extend(target_block(t));
                         }
                     }

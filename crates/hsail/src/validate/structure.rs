@@ -58,7 +58,8 @@ impl Cx<'_, '_> {
         }
     }
 
-    /// An operand list; every element must be an operand of an allowed kind.
+    /// An operand list; every element must be an operand of an allowed
+    /// kind. Returns the number of elements (0 for a malformed list).
     fn check_operand_list(
         &mut self,
         section: BrigSectionIndex,
@@ -66,17 +67,19 @@ impl Cx<'_, '_> {
         field: &str,
         list: DataOffset,
         allowed: fn(BrigKind) -> bool,
-    ) {
+    ) -> usize {
         let items = match self.m.raw_list(list) {
             Ok(items) => items,
             Err(e) => {
                 self.err(section, at, format!("{field}: {e}"));
-                return;
+                return 0;
             }
         };
+        let mut count = 0;
         for (i, o) in items.enumerate() {
+            count = i + 1;
             let o = OperandOffset::new(o);
-            match self.m.operand(o).map(|o| kind_of_operand(&o)) {
+            match self.m.operand_kind(o) {
                 Ok(k) if allowed(k) => {}
                 Ok(k) => self.err(
                     section,
@@ -86,6 +89,7 @@ impl Cx<'_, '_> {
                 Err(e) => self.err(section, at, format!("{field}: element {i}: {e}")),
             }
         }
+        count
     }
 }
 
@@ -171,10 +175,10 @@ fn pragma_operand(k: BrigKind) -> bool {
 /// chain; pushes one error per bad field.
 pub fn check_structure(m: &Index<'_>, errors: &mut Vec<ValidationError>) {
     let mut cx = Cx { m, errors };
-    for &(at, c) in m.code_entries() {
+    for (at, c) in m.code_entries() {
         check_code_entry(&mut cx, at, c);
     }
-    for &(at, o) in m.operand_entries() {
+    for (at, o) in m.operand_entries() {
         check_operand_entry(&mut cx, at, o);
     }
     if cx.errors.is_empty() {
@@ -200,10 +204,10 @@ fn check_code_entry(cx: &mut Cx<'_, '_>, at: CodeOffset, c: Code<'_>) {
         Code::DirectiveModule(d) => cx.check_string(code, a, "module name", d.name),
         Code::DirectiveLoc(d) => cx.check_opt_string(code, a, "loc filename", d.filename),
         Code::DirectiveControl(d) => {
-            cx.check_operand_list(code, a, "control operands", d.operands, control_operand)
+            cx.check_operand_list(code, a, "control operands", d.operands, control_operand);
         }
         Code::DirectivePragma(d) => {
-            cx.check_operand_list(code, a, "pragma operands", d.operands, pragma_operand)
+            cx.check_operand_list(code, a, "pragma operands", d.operands, pragma_operand);
         }
         Code::DirectiveVariable(d) => {
             cx.check_string(code, a, "variable name", d.name);
@@ -235,12 +239,14 @@ fn check_code_entry(cx: &mut Cx<'_, '_>, at: CodeOffset, c: Code<'_>) {
         | Code::DirectiveNone(_) => {}
         _ => {
             if let Some(i) = c.inst() {
-                cx.check_operand_list(code, a, "instruction operands", i.operands, inst_operand);
-                if cx
-                    .m
-                    .raw_list(i.operands)
-                    .is_ok_and(|l| l.count() > MAX_INST_OPERANDS)
-                {
+                let n = cx.check_operand_list(
+                    code,
+                    a,
+                    "instruction operands",
+                    i.operands,
+                    inst_operand,
+                );
+                if n > MAX_INST_OPERANDS {
                     cx.code_err(
                         at,
                         format!("an instruction has more than {MAX_INST_OPERANDS} operands"),
@@ -288,7 +294,7 @@ fn check_operand_entry(cx: &mut Cx<'_, '_>, at: OperandOffset, o: Operand<'_>) {
             }
         }
         Operand::CodeList(e) => {
-            if let Err(e) = cx.m.code_list(e.elements) {
+            if let Err(e) = cx.m.check_code_list(e.elements) {
                 cx.op_err(at, format!("code list: {e}"));
             }
         }
@@ -302,10 +308,10 @@ fn check_operand_entry(cx: &mut Cx<'_, '_>, at: OperandOffset, o: Operand<'_>) {
             Ok(b) => check_constant_size(cx, at, e.type_, b.len()),
         },
         Operand::ConstantOperandList(e) => {
-            cx.check_operand_list(opnd, a, "aggregate elements", e.elements, aggregate_element)
+            cx.check_operand_list(opnd, a, "aggregate elements", e.elements, aggregate_element);
         }
         Operand::OperandList(e) => {
-            cx.check_operand_list(opnd, a, "vector elements", e.elements, vector_element)
+            cx.check_operand_list(opnd, a, "vector elements", e.elements, vector_element);
         }
         Operand::Register(r) => {
             if r.reg_kind.raw() > 3 {
@@ -351,7 +357,7 @@ fn check_constant_size(cx: &mut Cx<'_, '_>, at: OperandOffset, ty: brig::BrigTyp
 fn check_module_chain(cx: &mut Cx<'_, '_>) {
     let m = cx.m;
     let end = m.code_end();
-    let Some(&(mut at, _)) = m.code_entries().first() else {
+    let Some(mut at) = m.first_code() else {
         return;
     };
     while at < end {
