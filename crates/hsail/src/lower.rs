@@ -21,6 +21,15 @@
 //! [`BrigWriter`] lays them out as HSAILasm does. Also here: the few
 //! instruction checks HSAILasm's validator applies to typical bad input,
 //! so that [`assemble`] reports them at HSAILasm's positions.
+//!
+//! On request ([`assemble_with_map`]) the walk also records a
+//! [`SourceMap`]: at each statement (and each operand of an instruction)
+//! the section offsets it starts writing at and its source span, so that
+//! validator errors about a BRIG entry can be shown at the text that made
+//! it ([`assemble_validated`]); the plain paths pay one untaken branch per
+//! statement. Integer constants wider than their type are not errors: PRM
+//! 4.8.1 keeps the type's least significant bits and ignores the rest, as
+//! HSAILasm does.
 
 use brig::{
     BrigAlignment, BrigAllocation, BrigAluModifierMask, BrigAtomicOperation, BrigBase,
@@ -72,25 +81,158 @@ pub fn parse<'a>(source: &'a str, file_name: &str) -> Result<Module<'a>, Diagnos
 /// integer operations, calls outside an argument block, image instructions
 /// without `extension "IMAGE"`), at the position HSAILasm gives.
 pub fn assemble(source: &str, file_name: &str) -> Result<Vec<u8>, Diagnostics> {
-    assemble_with(source, file_name, true).map(BrigWriter::finish)
+    assemble_with(source, file_name, true, false).map(|(w, _)| w.finish())
 }
 
 /// [`assemble`], returning the module before it is laid out, so that a big
 /// one can go straight to a file with [`BrigWriter::write_to`] instead of
 /// first being copied into one buffer.
 pub fn assemble_to_writer(source: &str, file_name: &str) -> Result<BrigWriter, Diagnostics> {
-    assemble_with(source, file_name, true)
+    assemble_with(source, file_name, true, false).map(|(w, _)| w)
 }
 
 /// Like [`assemble`] but without the instruction-level checks: produces BRIG
 /// for any syntactically valid input whose names resolve (for feeding a
 /// validator with semantically invalid modules).
 pub fn assemble_unchecked(source: &str, file_name: &str) -> Result<Vec<u8>, Diagnostics> {
-    assemble_with(source, file_name, false).map(BrigWriter::finish)
+    assemble_with(source, file_name, false, false).map(|(w, _)| w.finish())
 }
 
-fn assemble_with(source: &str, file_name: &str, checks: bool) -> Result<BrigWriter, Diagnostics> {
+/// [`assemble`] (`checks`) or [`assemble_unchecked`], also recording
+/// where each BRIG entry came from: the same bytes, and a [`SourceMap`]
+/// for [`validate::to_diagnostics`](crate::validate::to_diagnostics).
+pub fn assemble_with_map(
+    source: &str,
+    file_name: &str,
+    checks: bool,
+) -> Result<(Vec<u8>, SourceMap), Diagnostics> {
+    let (brig, map) = assemble_with(source, file_name, checks, true)?;
+    Ok((brig.finish(), map.unwrap_or_default()))
+}
+
+/// Assembles (with [`assemble`]'s checks when `checks`) and validates:
+/// the validator's errors at the statement or operand that broke the rule
+/// (`file:line:col: error: PRM x.y: …`), in source order. The BRIG when
+/// there are none.
+pub fn assemble_validated(
+    source: &str,
+    file_name: &str,
+    checks: bool,
+) -> Result<Vec<u8>, Diagnostics> {
+    let (brig, map) = assemble_with_map(source, file_name, checks)?;
+    let Err(errors) = crate::validate::validate_bytes(&brig) else {
+        return Ok(brig);
+    };
+    let span_of = |section, offset, operand| map.span_of(section, offset, operand);
+    let mut diagnostics = crate::validate::to_diagnostics(&errors, &span_of, file_name, source);
+    diagnostics.0.sort_by_key(|d| d.span.start);
+    Err(diagnostics)
+}
+
+/// Where the entries of a BRIG module made by [`assemble_with_map`] come
+/// from in the source: byte ranges sorted by section offset, each range
+/// covering the entries from its offset up to the next one's.
+#[derive(Debug, Clone, Default)]
+pub struct SourceMap {
+    /// `(first hsa_code offset, start, end)` per statement or directive.
+    code: Vec<(u32, u32, u32)>,
+    /// `(first hsa_operand offset, start, end)` per statement, and per
+    /// operand of an instruction.
+    operands: Vec<(u32, u32, u32)>,
+    /// `(instruction offset, operand index, start, end)`, sorted.
+    inst_operands: Vec<(u32, u32, u32, u32)>,
+}
+
+impl SourceMap {
+    /// Records that entries from `code`/`operand` on come from `span`.
+    fn mark(&mut self, code: u32, operand: u32, span: Span) {
+        push_range(&mut self.code, code, span);
+        push_range(&mut self.operands, operand, span);
+    }
+
+    /// The source span of an entry: operand `operand` of the instruction
+    /// at `offset` when given, else the statement (`hsa_code`) or operand
+    /// (`hsa_operand`) that wrote the entry at `offset`. `None` for other
+    /// sections and offsets before the first entry.
+    pub fn span_of(
+        &self,
+        section: brig::BrigSectionIndex,
+        offset: u32,
+        operand: Option<usize>,
+    ) -> Option<std::ops::Range<usize>> {
+        let range = |t: &[(u32, u32, u32)]| {
+            let i = t.partition_point(|e| e.0 <= offset).checked_sub(1)?;
+            Some(t[i].1 as usize..t[i].2 as usize)
+        };
+        if section == brig::BrigSectionIndex::CODE {
+            if let Some(k) = operand {
+                let key = (offset, k as u32);
+                if let Ok(i) = self
+                    .inst_operands
+                    .binary_search_by_key(&key, |e| (e.0, e.1))
+                {
+                    let e = self.inst_operands[i];
+                    return Some(e.2 as usize..e.3 as usize);
+                }
+            }
+            range(&self.code)
+        } else if section == brig::BrigSectionIndex::OPERAND {
+            range(&self.operands)
+        } else {
+            None
+        }
+    }
+}
+
+/// Appends `(offset, span)`; a previous range at the same offset wrote no
+/// entry, so it is replaced.
+fn push_range(t: &mut Vec<(u32, u32, u32)>, offset: u32, span: Span) {
+    if t.last().is_some_and(|e| e.0 == offset) {
+        t.pop();
+    }
+    t.push((offset, span.start, span.end));
+}
+
+/// Source span of a top-level statement.
+fn item_span(item: &Item<'_>) -> Span {
+    match item {
+        Item::Comment(c) => c.span,
+        Item::Module(h) => h.span,
+        Item::Extension(e) => e.span,
+        Item::Pragma(p) => p.span,
+        Item::Control(c) => c.span,
+        Item::Loc(l) => l.span,
+        Item::Executable(e) => e.span,
+        Item::Variable(v) => v.span,
+        Item::Fbarrier(f) => f.span,
+    }
+}
+
+/// Source span of a statement of a code block.
+fn stmt_span(s: &Stmt<'_>) -> Span {
+    match s {
+        Stmt::Comment(c) => c.span,
+        Stmt::Label(n) => n.span,
+        Stmt::Pragma(p) => p.span,
+        Stmt::Loc(l) => l.span,
+        Stmt::Control(c) => c.span,
+        Stmt::Fbarrier(f) => f.span,
+        Stmt::Variable(v) => v.span,
+        Stmt::ArgBlock(b) => b.span,
+        Stmt::Inst(i) => i.span,
+    }
+}
+
+fn assemble_with(
+    source: &str,
+    file_name: &str,
+    checks: bool,
+    map: bool,
+) -> Result<(BrigWriter, Option<SourceMap>), Diagnostics> {
     let mut l = Lower::new(source.len(), checks);
+    if map {
+        l.map = Some(SourceMap::default());
+    }
     let mut items = Items::new(source);
     while let Some(piece) = items.next() {
         // Once there is a syntax error only those are reported.
@@ -113,7 +255,7 @@ fn assemble_with(source: &str, file_name: &str, checks: bool) -> Result<BrigWrit
     }
     l.patch_decl_to_def();
     if l.errors.is_empty() {
-        Ok(l.brig)
+        Ok((l.brig, l.map))
     } else {
         Err(diagnostics(l.errors, file_name, source))
     }
@@ -241,6 +383,9 @@ struct Lower<'a> {
     module_syms: Vec<(&'a str, CodeOffset, bool)>,
     /// The directive of the kernel or function whose body is being lowered.
     body_of: Option<CodeOffset>,
+    /// Where each entry came from, when asked for ([`assemble_with_map`]);
+    /// also turns on the PRM 4.8 range check of integer constants.
+    map: Option<SourceMap>,
 }
 
 fn base(kind: u16) -> BrigBase {
@@ -281,6 +426,22 @@ impl<'a> Lower<'a> {
             scratch: Vec::new(),
             module_syms: Vec::new(),
             body_of: None,
+            map: None,
+        }
+    }
+
+    /// The entries appended from now on (until the next mark) come from
+    /// `span`.
+    fn mark(&mut self, span: Span) {
+        if let Some(map) = self.map.as_mut() {
+            map.mark(self.brig.code_len(), self.brig.operand_len(), span);
+        }
+    }
+
+    /// The operand entries appended from now on come from `span`.
+    fn mark_operand(&mut self, span: Span) {
+        if let Some(map) = self.map.as_mut() {
+            push_range(&mut map.operands, self.brig.operand_len(), span);
         }
     }
 
@@ -292,6 +453,7 @@ impl<'a> Lower<'a> {
 
     /// Lower one top-level statement.
     fn item(&mut self, item: &Item<'a>) {
+        self.mark(item_span(item));
         match item {
             Item::Comment(c) => self.comment(c),
             Item::Module(h) => self.module_header(h),
@@ -715,6 +877,7 @@ impl<'a> Lower<'a> {
     /// then opens the scope of its body (whose statements follow, then
     /// [`end_body`](Self::end_body)).
     fn executable_head(&mut self, e: &Executable<'a>) {
+        self.mark(e.span);
         let kind = match e.kind {
             ExeKind::Kernel => K_KERNEL,
             ExeKind::Function => K_FUNCTION,
@@ -754,6 +917,7 @@ impl<'a> Lower<'a> {
 
         let mut arg_offs = Vec::new();
         for (i, a) in e.out_args.iter().enumerate() {
+            self.mark(a.span);
             let v = self.variable(a, false);
             self.set_arg_defaults(v);
             arg_offs.push((a.name, v));
@@ -766,6 +930,7 @@ impl<'a> Lower<'a> {
             }
         }
         for (i, a) in e.in_args.iter().enumerate() {
+            self.mark(a.span);
             let v = self.variable(a, false);
             self.set_arg_defaults(v);
             arg_offs.push((a.name, v));
@@ -836,6 +1001,7 @@ impl<'a> Lower<'a> {
     }
 
     fn stmt(&mut self, s: &Stmt<'a>) {
+        self.mark(stmt_span(s));
         match s {
             Stmt::Comment(c) => self.comment(c),
             Stmt::Label(n) => {
@@ -885,6 +1051,8 @@ impl<'a> Lower<'a> {
                     self.stmt(s);
                 }
                 self.arg = None;
+                // The end entry comes from the closing brace.
+                self.mark(Span::new(b.span.end.saturating_sub(1), b.span.end));
                 self.brig.add_code(BrigDirectiveArgBlock {
                     base: base(K_ARG_BLOCK_END),
                 });
@@ -921,6 +1089,13 @@ impl<'a> Lower<'a> {
             return;
         }
         let off = self.inst_entry(m, info);
+        if let Some(map) = self.map.as_mut() {
+            for (k, o) in i.operands.iter().enumerate() {
+                let sp = o.span();
+                map.inst_operands
+                    .push((off.get(), k as u32, sp.start, sp.end));
+            }
+        }
         // HSAILasm reads a call target before the argument lists, so the
         // target's operand entry comes first; the list order stays
         // (outs, target, ins[, table]).
@@ -938,6 +1113,7 @@ impl<'a> Lower<'a> {
         }
         for k in order {
             let o = &i.operands[k];
+            self.mark_operand(o.span());
             let req = operand_ty(info, m, k);
             let required = self.required_type(req, m);
             match self.operand(o, required, Some((req, m.segment.unwrap_or(SEG_FLAT)))) {

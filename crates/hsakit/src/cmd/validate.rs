@@ -1,6 +1,13 @@
 //! `hsakit validate FILE`: checks an HSAIL text or BRIG module against the
 //! PRM's rules; exit status 0 when valid, 1 with every independent error
 //! listed when not.
+//!
+//! Text input is assembled without the assembler's own instruction checks
+//! (so the validator sees and reports every rule) while recording a source
+//! map: errors print as `file:line:col: error: PRM x.y: …` with the source
+//! line and a caret at the offending statement or operand, and integer
+//! constants that do not fit their type (PRM 4.8) are reported too. BRIG
+//! input gets each error's section and offset and a dump of the entry.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -23,13 +30,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         let source = String::from_utf8(bytes)
             .with_context(|| format!("{} is not UTF-8 text", args.input.display()))?;
-        match hsail::lower::assemble_unchecked(&source, &args.input.display().to_string()) {
-            Ok(brig) => brig,
-            Err(diagnostics) => {
-                eprint!("{diagnostics}");
-                return Ok(ExitCode::from(1));
-            }
-        }
+        let name = args.input.display().to_string();
+        return Ok(
+            match hsail::lower::assemble_validated(&source, &name, false) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(diagnostics) => {
+                    report_text(&name, &diagnostics);
+                    ExitCode::from(1)
+                }
+            },
+        );
     };
     Ok(if check(&args.input, &brig) {
         ExitCode::SUCCESS
@@ -55,6 +65,13 @@ pub fn check(input: &Path, brig: &[u8]) -> bool {
             false
         }
     }
+}
+
+/// Prints text-input errors (assembler or validator) and their count.
+pub fn report_text(name: &str, diagnostics: &hsail::Diagnostics) {
+    eprintln!("{diagnostics}");
+    let n = diagnostics.len();
+    eprintln!("{name}: {n} error{} found", if n == 1 { "" } else { "s" });
 }
 
 fn report(input: &Path, module: &brig::BrigModule<'_>, errors: &[ValidationError]) {
