@@ -26,6 +26,9 @@ loops:
   global_store_dword v2, v1, s[0:1]
   s_branch 0
   s_cbranch_scc0 -2
+  // Not branches to labels: their operands are registers.
+  s_cbranch_join s4
+  s_cbranch_g_fork s[2:3], exec
   s_endpgm
 .Lloops_end:
 .size loops, .Lloops_end-loops

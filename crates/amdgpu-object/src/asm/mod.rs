@@ -332,8 +332,11 @@ fn ident_len(s: &str) -> usize {
 }
 
 /// Mnemonics whose last operand is a PC-relative word offset.
-fn is_branch(mnemonic: &str) -> bool {
-    mnemonic == "s_branch" || mnemonic.starts_with("s_cbranch_") || mnemonic == "s_call_b64"
+fn is_branch(mnemonic: &str, target: gfx9::Target) -> bool {
+    // The table names a branch target operand `label` (s_branch, the
+    // s_cbranch_* that take one, s_cbranch_i_fork, s_call_b64); not
+    // s_cbranch_join or s_cbranch_g_fork, whose operands are registers.
+    gfx9::InstDef::find(mnemonic, target).is_some_and(|d| d.operands.last() == Some(&"label"))
 }
 
 impl<'s> Asm<'s> {
@@ -1101,7 +1104,7 @@ impl<'s> Asm<'s> {
         // A branch to a label: assemble with offset 0 and fix up later.
         let mut label: Option<(String, usize)> = None;
         let mut text = stmt.to_string();
-        if is_branch(mnemonic) {
+        if is_branch(mnemonic, self.isa) {
             let last_start = stmt.rfind([',', ' ', '\t']).map_or(stmt.len(), |p| p + 1);
             let last = &stmt[last_start..];
             let n = ident_len(last);
@@ -1160,7 +1163,7 @@ impl<'s> Asm<'s> {
                 format!("{head} {l}")
             }
             // llvm-mc prints a branch's simm16 signed.
-            None if is_branch(mnemonic) => match printed.rsplit_once(' ') {
+            None if is_branch(mnemonic, self.isa) => match printed.rsplit_once(' ') {
                 Some((head, v)) => match v.parse::<u16>() {
                     Ok(v) => format!("{head} {}", v as i16),
                     Err(_) => printed,
