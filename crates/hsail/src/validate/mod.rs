@@ -350,13 +350,21 @@ impl ModuleInfo {
 /// Every violated rule, each located at its BRIG entry. Structural errors
 /// (layer 1) stop validation before the later layers.
 pub fn validate(module: &BrigModule<'_>) -> Result<ModuleInfo, Vec<ValidationError>> {
+    validate_with(module, parallel(module.code_offset_slice().len()))
+}
+
+/// [`validate`], on two threads or one.
+fn validate_with(
+    module: &BrigModule<'_>,
+    parallel: bool,
+) -> Result<ModuleInfo, Vec<ValidationError>> {
     let index = index::Index::new(module);
     let mut errors = Vec::new();
-    structure::check_structure(&index, &mut errors);
+    structure::check_structure(&index, &mut errors, parallel);
     if !errors.is_empty() {
         return Err(errors);
     }
-    let info = scope::analyze(&index, &mut errors);
+    let info = scope::analyze(&index, &mut errors, parallel);
     if errors.is_empty() {
         Ok(info)
     } else {
@@ -364,6 +372,19 @@ pub fn validate(module: &BrigModule<'_>) -> Result<ModuleInfo, Vec<ValidationErr
         errors.dedup();
         Err(errors)
     }
+}
+
+/// Modules with at least this many code entries are validated on two
+/// threads (below it, spawning costs more than it saves).
+const PARALLEL_MIN_CODE_ENTRIES: usize = 16_384;
+
+/// Whether to split the work of a module with `code_count` code entries
+/// over two threads: the module is large and the machine has two or more
+/// cores. The result (errors and their order, the module info) does not
+/// depend on it.
+fn parallel(code_count: usize) -> bool {
+    code_count >= PARALLEL_MIN_CODE_ENTRIES
+        && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
 }
 
 /// Parses and validates BRIG bytes; a container error becomes a
@@ -393,5 +414,57 @@ pub fn fuzz_one(data: &[u8]) {
         for e in &errors {
             let _ = render(&m, e);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use oracles::mutate::{Rng, flip_bit};
+
+    use super::*;
+
+    fn same_both_ways(bytes: &[u8]) -> bool {
+        let Ok(m) = BrigModule::parse(bytes) else {
+            return false;
+        };
+        assert_eq!(validate_with(&m, false), validate_with(&m, true));
+        true
+    }
+
+    /// Two threads or one: the same errors in the same order, the same
+    /// module info (on the corpora, and on bit-flipped modules for the
+    /// structural layer).
+    #[test]
+    fn parallel_matches_sequential() {
+        let tests = oracles::workspace_root().join("tests");
+        let mut files = Vec::new();
+        for dir in ["corpus", "corpus-invalid", "corpus-bad"] {
+            files.extend(oracles::files_with_extension(&tests.join(dir), "hsail"));
+        }
+        assert!(
+            files.len() > 100,
+            "corpora not found under {}",
+            tests.display()
+        );
+        let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
+        let (mut valid, mut mutated) = (0, 0);
+        for file in &files {
+            let source = std::fs::read_to_string(file).unwrap();
+            let Ok(bytes) = crate::lower::assemble_unchecked(&source, "x") else {
+                continue;
+            };
+            valid += usize::from(same_both_ways(&bytes));
+            for _ in 0..4 {
+                let mut b = bytes.clone();
+                for _ in 0..3 {
+                    flip_bit(&mut rng, &mut b);
+                }
+                mutated += usize::from(same_both_ways(&b));
+            }
+        }
+        assert!(
+            valid > 100 && mutated > 100,
+            "too few modules compared: {valid} valid, {mutated} mutated"
+        );
     }
 }

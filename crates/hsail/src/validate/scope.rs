@@ -38,8 +38,10 @@ impl Cx<'_, '_> {
     }
 }
 
-/// Runs layers 2 and 3 and builds the module info.
-pub fn analyze(m: &Index<'_>, errors: &mut Vec<ValidationError>) -> ModuleInfo {
+/// Runs layers 2 and 3 and builds the module info. With `parallel`, the
+/// code blocks are analyzed on two threads (same errors, same order, same
+/// info).
+pub fn analyze(m: &Index<'_>, errors: &mut Vec<ValidationError>, parallel: bool) -> ModuleInfo {
     let mut info = ModuleInfo {
         name: String::new(),
         profile: BrigProfile::FULL,
@@ -159,16 +161,72 @@ pub fn analyze(m: &Index<'_>, errors: &mut Vec<ValidationError>) -> ModuleInfo {
             cx.first_decl.insert(sym.offset.get(), f);
         }
     }
-    for &(at, c) in &entries {
-        if let Some(e) = c.executable()
-            && c.kind() != BrigKind::DIRECTIVE_SIGNATURE
-            && e.modifier.contains(BrigExecutableModifierMask::DEFINITION)
-        {
-            let block = analyze_code_block(&mut cx, at, c.kind(), e);
-            info.code_blocks.push(block);
+    let defs: Vec<(CodeOffset, Code<'_>)> = entries
+        .iter()
+        .copied()
+        .filter(|&(_, c)| {
+            c.executable().is_some_and(|e| {
+                c.kind() != BrigKind::DIRECTIVE_SIGNATURE
+                    && e.modifier.contains(BrigExecutableModifierMask::DEFINITION)
+            })
+        })
+        .collect();
+    if parallel && defs.len() > 1 {
+        // Code blocks are independent: analyze the second half (by code
+        // entries) on another thread; its errors follow the first half's,
+        // as in the sequential order.
+        let half = m.code_count() / 2;
+        let split = defs
+            .iter()
+            .position(|&(at, _)| m.code_ordinal(at).unwrap_or(usize::MAX) >= half)
+            .unwrap_or(defs.len())
+            .max(1);
+        let (front, back) = defs.split_at(split);
+        let (env, module_vars, first_decl) =
+            (cx.env, cx.module_vars.clone(), cx.first_decl.clone());
+        // If no thread can be started, the same work runs here.
+        let back_result = std::thread::scope(|s| {
+            let t = std::thread::Builder::new().spawn_scoped(s, move || {
+                let mut back_errors = Vec::new();
+                let mut back_cx = Cx {
+                    m,
+                    errors: &mut back_errors,
+                    env,
+                    module_vars,
+                    first_decl,
+                };
+                let blocks = analyze_code_blocks(&mut back_cx, back);
+                (blocks, back_errors)
+            });
+            info.code_blocks = analyze_code_blocks(&mut cx, front);
+            t.ok()
+                .map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+        });
+        match back_result {
+            Some((blocks, mut back_errors)) => {
+                info.code_blocks.extend(blocks);
+                cx.errors.append(&mut back_errors);
+            }
+            None => {
+                let blocks = analyze_code_blocks(&mut cx, back);
+                info.code_blocks.extend(blocks);
+            }
         }
+    } else {
+        info.code_blocks = analyze_code_blocks(&mut cx, &defs);
     }
     info
+}
+
+/// [`analyze_code_block`] for each definition in `defs`, in order.
+fn analyze_code_blocks(cx: &mut Cx<'_, '_>, defs: &[(CodeOffset, Code<'_>)]) -> Vec<CodeBlock> {
+    let mut out = Vec::with_capacity(defs.len());
+    for &(at, c) in defs {
+        if let Some(e) = c.executable() {
+            out.push(analyze_code_block(cx, at, c.kind(), e));
+        }
+    }
+    out
 }
 
 /// The module-level entries, following `nextModuleEntry` over code blocks

@@ -66,7 +66,7 @@ impl Cx<'_, '_> {
         at: u32,
         field: &str,
         list: DataOffset,
-        allowed: fn(BrigKind) -> bool,
+        allowed: impl Fn(BrigKind) -> bool,
     ) -> usize {
         let items = match self.m.raw_list(list) {
             Ok(items) => items,
@@ -173,16 +173,50 @@ fn pragma_operand(k: BrigKind) -> bool {
 
 /// Checks every entry of `hsa_code` and `hsa_operand` and the module-level
 /// chain; pushes one error per bad field.
-pub fn check_structure(m: &Index<'_>, errors: &mut Vec<ValidationError>) {
+/// With `parallel`, the code and operand entries are checked on two
+/// threads (same errors, same order).
+pub fn check_structure(m: &Index<'_>, errors: &mut Vec<ValidationError>, parallel: bool) {
+    if parallel {
+        // The code and operand sections are independent: check them on two
+        // threads, keeping the sequential order of the errors.
+        // If no thread can be started, the same work runs here.
+        let mut op_errors = std::thread::scope(|s| {
+            let ops = std::thread::Builder::new().spawn_scoped(s, || {
+                let mut op_errors = Vec::new();
+                check_operand_entries(m, &mut op_errors);
+                op_errors
+            });
+            check_code_entries(m, errors);
+            match ops {
+                Ok(t) => t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                Err(_) => {
+                    let mut op_errors = Vec::new();
+                    check_operand_entries(m, &mut op_errors);
+                    op_errors
+                }
+            }
+        });
+        errors.append(&mut op_errors);
+    } else {
+        check_code_entries(m, errors);
+        check_operand_entries(m, errors);
+    }
+    if errors.is_empty() {
+        check_module_chain(&mut Cx { m, errors });
+    }
+}
+
+fn check_code_entries(m: &Index<'_>, errors: &mut Vec<ValidationError>) {
     let mut cx = Cx { m, errors };
     for (at, c) in m.code_entries() {
         check_code_entry(&mut cx, at, c);
     }
+}
+
+fn check_operand_entries(m: &Index<'_>, errors: &mut Vec<ValidationError>) {
+    let mut cx = Cx { m, errors };
     for (at, o) in m.operand_entries() {
         check_operand_entry(&mut cx, at, o);
-    }
-    if cx.errors.is_empty() {
-        check_module_chain(&mut cx);
     }
 }
 
