@@ -1,66 +1,17 @@
-//! Helpers shared by the integration tests: finding and running HSAILasm.
+//! Helpers shared by the integration tests: HSAILasm's output (through the
+//! `oracles` crate) and a reader for its `-decode` listings.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// `HSAILasm` if it is usable; the `oracles` crate applies the project's
-/// policy when it is missing (skip loudly on a developer box, fail in CI).
-pub fn hsailasm() -> Option<PathBuf> {
-    oracles::hsailasm_available().then(|| PathBuf::from("HSAILasm"))
+/// HSAILasm's BRIG for `src` (the test is named `name` in the message).
+pub fn assemble(name: &str, src: &str) -> Vec<u8> {
+    oracles::hsailasm_assemble(src)
+        .unwrap_or_else(|r| panic!("HSAILasm failed on {name}:\n{}", r.output))
 }
 
-/// A fresh scratch directory under the system temp dir.
-pub fn temp_dir(tag: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let d = std::env::temp_dir().join(format!(
-        "brig-test-{}-{}-{}",
-        tag,
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Assembles `src` with HSAILasm into `dir/name.brig`; returns the bytes.
-pub fn assemble(asm: &Path, dir: &Path, name: &str, src: &str) -> Vec<u8> {
-    let hsail = dir.join(format!("{name}.hsail"));
-    let brig = dir.join(format!("{name}.brig"));
-    std::fs::write(&hsail, src).unwrap();
-    let out = Command::new(asm)
-        .arg(&hsail)
-        .arg("-o")
-        .arg(&brig)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "HSAILasm failed on {name}:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::read(&brig).unwrap()
-}
-
-/// `HSAILasm -decode` of `brig` (a file path) as YAML text.
-pub fn decode(asm: &Path, brig: &Path) -> String {
-    let yaml = brig.with_extension("yaml");
-    let out = Command::new(asm)
-        .arg("-decode")
-        .arg(brig)
-        .arg("-o")
-        .arg(&yaml)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "HSAILasm -decode failed: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    std::fs::read_to_string(&yaml).unwrap()
+/// `HSAILasm -decode` of a module, as YAML text.
+pub fn decode(brig: &[u8]) -> String {
+    oracles::hsailasm_decode(brig)
+        .unwrap_or_else(|r| panic!("HSAILasm -decode failed: {}", r.output))
 }
 
 /// One entry of a `-decode` listing: section, kind name, offset, byte count.
