@@ -409,6 +409,14 @@ fn channel_type_of(s: &str) -> Option<u8> {
     names::channel_type::from_text(s).map(brig::BrigImageChannelType::raw)
 }
 
+fn coord_of(s: &str) -> Option<u8> {
+    names::sampler_coord::from_text(s).map(brig::BrigSamplerCoordNormalization::raw)
+}
+
+fn filter_of(s: &str) -> Option<u8> {
+    names::sampler_filter::from_text(s).map(brig::BrigSamplerFilter::raw)
+}
+
 fn addressing_of(s: &str) -> Option<u8> {
     names::sampler_addressing::from_text(s).map(brig::BrigSamplerAddressing::raw)
 }
@@ -767,6 +775,16 @@ impl<'a> Parser<'a> {
             default_round,
             span: Span::new(start, end),
         })
+    }
+
+    /// A property value word (`geometry = 2d`), looked up in a spelling
+    /// table; `invalid` is the error at the word when it is not there.
+    fn spelled(&mut self, invalid: &str, lookup: fn(&str) -> Option<u8>) -> PResult<u8> {
+        let (word, span) = self.glued_word()?;
+        match lookup(&word) {
+            Some(v) => Ok(v),
+            None => err(invalid, span),
+        }
     }
 
     fn read_u32(&mut self, what: &str) -> PResult<u32> {
@@ -1346,46 +1364,18 @@ impl<'a> Parser<'a> {
                 (false, "depth") => p.depth = self.read_int()?,
                 (false, "array") => p.array = self.read_int()?,
                 (false, "geometry") => {
-                    let (w, s) = self.glued_word()?;
-                    p.geometry = geometry_of(&w).ok_or_else(|| SyntaxError {
-                        message: "invalid image geometry".into(),
-                        span: s,
-                    })?;
+                    p.geometry = self.spelled("invalid image geometry", geometry_of)?
                 }
                 (false, "channel_order") => {
-                    let (w, s) = self.glued_word()?;
-                    p.channel_order = channel_order_of(&w).ok_or_else(|| SyntaxError {
-                        message: "invalid channel order".into(),
-                        span: s,
-                    })?;
+                    p.channel_order = self.spelled("invalid channel order", channel_order_of)?;
                 }
                 (false, "channel_type") => {
-                    let (w, s) = self.glued_word()?;
-                    p.channel_type = channel_type_of(&w).ok_or_else(|| SyntaxError {
-                        message: "invalid channel type".into(),
-                        span: s,
-                    })?;
+                    p.channel_type = self.spelled("invalid channel type", channel_type_of)?;
                 }
-                (true, "coord") => {
-                    let (w, s) = self.glued_word()?;
-                    let Some(coord) = names::sampler_coord::from_text(&w) else {
-                        return err("invalid coord value", s);
-                    };
-                    p.coord = coord.raw();
-                }
-                (true, "filter") => {
-                    let (w, s) = self.glued_word()?;
-                    let Some(filter) = names::sampler_filter::from_text(&w) else {
-                        return err("invalid filter value", s);
-                    };
-                    p.filter = filter.raw();
-                }
+                (true, "coord") => p.coord = self.spelled("invalid coord value", coord_of)?,
+                (true, "filter") => p.filter = self.spelled("invalid filter value", filter_of)?,
                 (true, "addressing") => {
-                    let (w, s) = self.glued_word()?;
-                    p.addressing = addressing_of(&w).ok_or_else(|| SyntaxError {
-                        message: "invalid addressing value".into(),
-                        span: s,
-                    })?;
+                    p.addressing = self.spelled("invalid addressing value", addressing_of)?;
                 }
                 _ => return err("invalid property name", ks),
             }
