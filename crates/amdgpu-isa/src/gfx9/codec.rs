@@ -536,6 +536,22 @@ fn decode_index(target: Target) -> &'static HashMap<(Family, u16), &'static Inst
     })
 }
 
+/// A memory instruction's data or destination register `n`: AGPR `a[n]`
+/// when the instruction's `acc` bit is set, else VGPR `v[n]`.
+fn data_register(acc: bool, n: u32, width: u8) -> Operand {
+    if acc {
+        Operand::Agpr {
+            num: n as u8,
+            width,
+        }
+    } else {
+        Operand::Src {
+            code: (256 + n) as u16,
+            width,
+        }
+    }
+}
+
 /// Decodes one instruction at the start of `bytes`; returns it and its
 /// length in bytes. Errors name the byte offset (relative to `bytes`).
 pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
@@ -927,16 +943,7 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
                 mods.offset = (w0 & 0xFFFF) as i32;
             }
             let acc = target.has_agprs() && w0 >> 25 & 1 == 1;
-            let vreg = |n: u32, w: u8| {
-                if acc {
-                    Operand::Agpr {
-                        num: n as u8,
-                        width: w,
-                    }
-                } else {
-                    src(256 + n, w)
-                }
-            };
+            let vreg = |n: u32, w: u8| data_register(acc, n, w);
             for (i, r) in def.operands.iter().enumerate() {
                 let w = width(def, i);
                 ops.push(match role(r) {
@@ -1045,16 +1052,7 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
             let acc = target.has_agprs() && w1 >> 23 & 1 == 1;
             // tfe (gfx900/gfx906) returns one more dword: the data tuple grows.
             mods.tfe = !target.has_agprs() && w1 >> 23 & 1 == 1;
-            let vreg = |n: u32, w: u8| {
-                if acc {
-                    Operand::Agpr {
-                        num: n as u8,
-                        width: w,
-                    }
-                } else {
-                    src(256 + n, w)
-                }
-            };
+            let vreg = |n: u32, w: u8| data_register(acc, n, w);
             for (i, r) in def.operands.iter().enumerate() {
                 let w = width(def, i);
                 match role(r) {
@@ -1095,16 +1093,7 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
             };
             let acc = target.has_agprs() && w1 >> 23 & 1 == 1;
             let saddr = (w1 >> 16) & 0x7F;
-            let vreg = |n: u32, w: u8| {
-                if acc {
-                    Operand::Agpr {
-                        num: n as u8,
-                        width: w,
-                    }
-                } else {
-                    src(256 + n, w)
-                }
-            };
+            let vreg = |n: u32, w: u8| data_register(acc, n, w);
             for (i, r) in def.operands.iter().enumerate() {
                 let mut w = width(def, i);
                 match role(r) {
