@@ -58,32 +58,7 @@ macro_rules! offset_type {
         }
 
 
-        // Numeric order (the bytes are little-endian, so not derived).
-        impl PartialOrd for $name {
-            #[inline]
-            fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
-                Some(self.cmp(other))
-            }
-        }
-        impl Ord for $name {
-            #[inline]
-            fn cmp(&self, other: &Self) -> core::cmp::Ordering {
-                self.get().cmp(&other.get())
-            }
-        }
-        impl From<u32> for $name {
-            #[inline]
-            fn from(v: u32) -> Self {
-                Self::new(v)
-            }
-        }
-
-        impl From<$name> for u32 {
-            #[inline]
-            fn from(v: $name) -> u32 {
-                v.get()
-            }
-        }
+        numeric_value_impls!($name, u32, get);
 
         impl fmt::Debug for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -112,32 +112,7 @@ macro_rules! brig_enum {
         }
 
 
-        // Numeric order (the bytes are little-endian, so not derived).
-        impl PartialOrd for $name {
-            #[inline]
-            fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
-                Some(self.cmp(other))
-            }
-        }
-        impl Ord for $name {
-            #[inline]
-            fn cmp(&self, other: &Self) -> core::cmp::Ordering {
-                self.raw().cmp(&other.raw())
-            }
-        }
-        impl From<$repr> for $name {
-            #[inline]
-            fn from(raw: $repr) -> Self {
-                Self::new(raw)
-            }
-        }
-
-        impl From<$name> for $repr {
-            #[inline]
-            fn from(v: $name) -> $repr {
-                v.raw()
-            }
-        }
+        numeric_value_impls!($name, $repr, raw);
 
         impl fmt::Debug for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -283,31 +258,7 @@ macro_rules! brig_mask {
             }
         }
 
-        // Numeric order (the bytes are little-endian, so not derived).
-        impl PartialOrd for $name {
-            #[inline]
-            fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
-                Some(self.cmp(other))
-            }
-        }
-        impl Ord for $name {
-            #[inline]
-            fn cmp(&self, other: &Self) -> core::cmp::Ordering {
-                self.raw().cmp(&other.raw())
-            }
-        }
-        impl From<$repr> for $name {
-            #[inline]
-            fn from(raw: $repr) -> Self {
-                Self::new(raw)
-            }
-        }
-        impl From<$name> for $repr {
-            #[inline]
-            fn from(v: $name) -> $repr {
-                v.raw()
-            }
-        }
+        numeric_value_impls!($name, $repr, raw);
 
         impl fmt::Debug for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -27,6 +27,38 @@
 //! * [`dump`]: an annotated one-line-per-entry listing for diffing modules.
 //! * [`fuzz`]: fuzz entry points, smoke-tested under `cargo test`.
 
+/// Numeric ordering and conversions for a newtype over little-endian bytes
+/// (an enum, mask or section offset): `$raw` reads the value, `new` makes
+/// one. Ordering is by value, which deriving over the bytes would not give.
+macro_rules! numeric_value_impls {
+    ($name:ident, $repr:ty, $raw:ident) => {
+        impl PartialOrd for $name {
+            #[inline]
+            fn partial_cmp(&self, other: &Self) -> Option<core::cmp::Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+        impl Ord for $name {
+            #[inline]
+            fn cmp(&self, other: &Self) -> core::cmp::Ordering {
+                self.$raw().cmp(&other.$raw())
+            }
+        }
+        impl From<$repr> for $name {
+            #[inline]
+            fn from(v: $repr) -> Self {
+                Self::new(v)
+            }
+        }
+        impl From<$name> for $repr {
+            #[inline]
+            fn from(v: $name) -> $repr {
+                v.$raw()
+            }
+        }
+    };
+}
+
 pub mod dump;
 pub mod entries;
 pub mod enums;
