@@ -692,50 +692,46 @@ impl<'a> Block<'a> {
         }
     }
 
+    /// The channel type of an image value: f32 for depth images.
+    fn image_value_type(&mut self, depth: bool) -> &'static str {
+        if depth {
+            "f32"
+        } else {
+            self.rng.pick(&["u32", "s32", "f32"])
+        }
+    }
+
     fn image(&mut self) {
         let (geom, n) = self.rng.pick(GEOMS);
         let depth = geom.ends_with("depth");
+        // Depth images hold one f32 channel; the others four of any type.
+        let v = if depth { "" } else { "v4_" };
         let img = self.reg("roimg");
         match self.rng.below(6) {
             0 if geom != "1db" => {
-                let dt = if depth {
-                    "f32"
-                } else {
-                    self.rng.pick(&["u32", "s32", "f32"])
-                };
+                let dt = self.image_value_type(depth);
                 let ct = self.rng.pick(&["s32", "f32"]);
                 let dst = self.image_data(depth, dt, false);
                 let smp = self.reg("samp");
                 let c = self.coords(n, ct);
-                let v = if depth { "" } else { "v4_" };
                 self.line(&format!(
                     "rdimage_{v}{geom}_{dt}_roimg_{ct} {dst}, {img}, {smp}, {c};"
                 ));
             }
             1 => {
-                let dt = if depth {
-                    "f32"
-                } else {
-                    self.rng.pick(&["u32", "s32", "f32"])
-                };
+                let dt = self.image_value_type(depth);
                 let it = self.rng.pick(&["roimg", "rwimg"]);
                 let dst = self.image_data(depth, dt, false);
                 let c = self.coords(n, "u32");
-                let v = if depth { "" } else { "v4_" };
                 self.line(&format!(
                     "ldimage_{v}{geom}_{dt}_{it}_u32 {dst}, {img}, {c};"
                 ));
             }
             2 => {
-                let st = if depth {
-                    "f32"
-                } else {
-                    self.rng.pick(&["u32", "s32", "f32"])
-                };
+                let st = self.image_value_type(depth);
                 let it = self.rng.pick(&["woimg", "rwimg"]);
                 let src = self.image_data(depth, st, true);
                 let c = self.coords(n, "u32");
-                let v = if depth { "" } else { "v4_" };
                 self.line(&format!(
                     "stimage_{v}{geom}_{st}_{it}_u32 {src}, {img}, {c};"
                 ));
