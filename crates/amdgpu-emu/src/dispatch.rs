@@ -219,6 +219,36 @@ impl Device {
         Ok(stats)
     }
 
+    /// Runs only work-group (0, 0, 0) on the calling thread and returns
+    /// its waves' final state (for tests).
+    pub fn run_first_workgroup(&self, launch: &Launch<'_>) -> Result<Vec<Wave>, DispatchError> {
+        let items: u64 = launch.group.iter().map(|&g| u64::from(g)).product();
+        let waves_per_group = items.div_ceil(LANES as u64).max(1);
+        let scratch = self.scratch(launch, waves_per_group, 1)?;
+        let facts = DispatchFacts {
+            private_segment_size: launch.private_segment_size,
+            start: Some(Instant::now()),
+        };
+        let mut runner = Runner::new(launch, self.memory.view(), &facts, self.watchdog);
+        if let Some(sc) = &scratch {
+            runner.values.flat_scratch_init = sc.base;
+            runner.values.private_segment_buffer = crate::exec::mubuf::scratch_resource(sc.base);
+            runner.scratch_base = sc.base;
+        }
+        let counts = [1, 1, 1];
+        let result = runner.run_workgroup(
+            [0; 3],
+            counts,
+            scratch.as_ref().map(|s| s.base),
+            scratch.as_ref().map_or(0, |s| s.per_wave),
+        );
+        if let Some(s) = &scratch {
+            self.memory.free(s.base);
+        }
+        result?;
+        Ok(runner.waves_store[..waves_per_group as usize].to_vec())
+    }
+
     fn scratch(
         &self,
         launch: &Launch<'_>,

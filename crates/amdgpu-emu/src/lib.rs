@@ -21,6 +21,7 @@ pub mod exec;
 pub mod image;
 pub mod memory;
 pub mod program;
+pub mod testing;
 pub mod wave;
 
 pub use dispatch::{Device, DispatchError, Launch, Stats, initial_mode};
