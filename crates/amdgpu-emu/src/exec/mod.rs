@@ -41,6 +41,10 @@ pub struct Decoded {
     /// The base instruction whose semantics the form has (`V_ADD_F32` for
     /// `v_add_f32_e64`, `_dpp` and `_sdwa`).
     pub base: Op,
+    /// Index of the first source operand (after `vdst`, `sdst`, `vcc`):
+    /// source `k` is operand `first_src + k`, and bit `k` of the `neg`,
+    /// `abs`, `sext` and `op_sel` modifiers refers to it.
+    pub first_src: usize,
 }
 
 impl Decoded {
@@ -50,6 +54,12 @@ impl Decoded {
     pub fn op(&self, i: usize) -> &amdgpu_isa::gfx9::Operand {
         const OFF: amdgpu_isa::gfx9::Operand = amdgpu_isa::gfx9::Operand::Off;
         self.inst.operands.get(i).unwrap_or(&OFF)
+    }
+
+    /// Source operand `k` (0 = src0).
+    #[inline]
+    pub fn src_op(&self, k: usize) -> &amdgpu_isa::gfx9::Operand {
+        self.op(self.first_src + k)
     }
 }
 
@@ -165,10 +175,17 @@ pub fn lookup(op: Op) -> Option<Exec> {
 pub fn prepare(inst: Inst, len: usize) -> Decoded {
     let base = base_op(inst.def, inst.target);
     let exec = lookup(base).unwrap_or(unimplemented);
+    let first_src = inst
+        .def
+        .operands
+        .iter()
+        .position(|r| !matches!(r.split(':').next(), Some("vdst" | "sdst" | "vcc")))
+        .unwrap_or(inst.def.operands.len());
     Decoded {
         inst,
         len: len as u32,
         exec,
         base,
+        first_src,
     }
 }
