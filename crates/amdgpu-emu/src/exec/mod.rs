@@ -18,6 +18,7 @@ use crate::wave::Wave;
 pub mod ds;
 pub mod flat;
 pub mod float;
+pub mod fp;
 pub mod mubuf;
 pub mod smem;
 pub mod sop;
