@@ -9,9 +9,10 @@
 //! - `s[4:5]`: kernarg segment address (the bytes given to [`run_asm`]);
 //! - `s6`: work-group ID X; `s7`: scratch wave offset;
 //! - `v0`, `v1`, `v2`: work-item IDs X, Y, Z (gfx90a: packed in `v0`);
-//! - EXEC: the work-group's lanes; MODE from the kernel descriptor
-//!   (round to nearest even, denormals kept, DX10 clamp and IEEE on, as
-//!   llvm-mc's defaults).
+//! - EXEC: the work-group's lanes; MODE from the kernel descriptor, with
+//!   llvm-mc's defaults unless `AsmKernel::directives` says otherwise:
+//!   round to nearest even, f32 denormals flushed, f16/f64 denormals
+//!   kept, DX10 clamp and IEEE on.
 //!
 //! gfx942 (architected flat scratch) is not supported by this harness.
 
