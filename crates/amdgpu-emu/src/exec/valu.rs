@@ -31,7 +31,7 @@
 //! `op_sel` picks and write the half `op_sel[3]` picks, keeping the other
 //! half ([`write_dst16`]).
 
-use amdgpu_isa::gfx9::{Family, Op};
+use amdgpu_isa::gfx9::{Family, Op, Operand};
 
 use super::{Ctx, Decoded, Exec, FaultKind};
 use crate::wave::{LANES, Lanes, Ty, Wave};
@@ -321,6 +321,51 @@ pub fn sdwa_place(v: u32, old: u32, sel: u8, unused: u8) -> u32 {
     }
 }
 
+/// Operand `i` as the instruction sees it: with GPR indexing on
+/// (`s_set_gpr_idx_on`: MODE.GPR_IDX_EN), a VGPR source `k` < 3 whose
+/// enable bit M0[12 + k] is set, or a VGPR destination with M0[15] set,
+/// is offset by M0[7:0]. An index past v255 reads 0 and writes nothing.
+#[inline]
+fn operand(w: &Wave, d: &Decoded, i: usize) -> Operand {
+    let op = *d.op(i);
+    if w.mode & super::sop::GPR_IDX_EN == 0 {
+        return op;
+    }
+    gpr_indexed(w, d, i, op)
+}
+
+#[inline(never)]
+fn gpr_indexed(w: &Wave, d: &Decoded, i: usize, op: Operand) -> Operand {
+    let m0 = w.m0();
+    let slot = if i < d.first_src {
+        3
+    } else if i - d.first_src < 3 {
+        i - d.first_src
+    } else {
+        return op;
+    };
+    if m0 >> (12 + slot) & 1 == 0 {
+        return op;
+    }
+    match op {
+        Operand::Src {
+            code: c @ 256..,
+            width,
+        } => {
+            let n = u32::from(c - 256) + (m0 & 0xff);
+            if n < 256 {
+                Operand::Src {
+                    code: 256 + n as u16,
+                    width,
+                }
+            } else {
+                Operand::Off
+            }
+        }
+        o => o,
+    }
+}
+
 /// Applies the form's lane selection (DPP) or operand select (SDWA) to the
 /// raw value `v` of operand `i`.
 #[inline(never)]
@@ -357,7 +402,7 @@ fn form_src(w: &Wave, d: &Decoded, i: usize, v: Lanes) -> Lanes {
 /// instructions apply them (see [`src_neg_abs`]).
 #[inline]
 pub fn src(w: &Wave, d: &Decoded, i: usize, ty: Ty) -> Lanes {
-    let v = w.lanes(d.op(i), ty);
+    let v = w.lanes(&operand(w, d, i), ty);
     if !is_dpp_or_sdwa(d) {
         return v;
     }
@@ -373,7 +418,7 @@ pub fn src_k(w: &Wave, d: &Decoded, k: usize, ty: Ty) -> Lanes {
 /// Source operand `i` as 64-bit lanes (DPP lane selection applied to src0).
 #[inline]
 pub fn src64(w: &Wave, d: &Decoded, i: usize, ty: Ty) -> [u64; LANES] {
-    let v = w.lanes64(d.op(i), ty);
+    let v = w.lanes64(&operand(w, d, i), ty);
     if !is_dpp(d) || i != d.first_src {
         return v;
     }
@@ -455,7 +500,7 @@ pub fn src64_neg_abs(w: &Wave, d: &Decoded, i: usize, ty: Ty) -> [u64; LANES] {
 pub fn write_dst(w: &mut Wave, d: &Decoded, i: usize, value: &Lanes) {
     if !is_dpp_or_sdwa(d) {
         w.lane_ops += u64::from(w.exec().count_ones());
-        w.write_lanes(d.op(i), value);
+        w.write_lanes(&operand(w, d, i), value);
         return;
     }
     write_dst_form(w, d, i, value);
@@ -466,7 +511,7 @@ pub fn write_dst(w: &mut Wave, d: &Decoded, i: usize, value: &Lanes) {
 fn write_dst_form(w: &mut Wave, d: &Decoded, i: usize, value: &Lanes) {
     let mask = active_lanes(w, d);
     w.lane_ops += u64::from(mask.count_ones());
-    let op = *d.op(i);
+    let op = operand(w, d, i);
     let old = w.lanes(&op, Ty::B32);
     let m = &d.inst.mods;
     let place = is_sdwa(d) && d.inst.def.family != Family::VopcSdwa && m.dst_sel < 6;
@@ -491,7 +536,7 @@ fn write_dst_form(w: &mut Wave, d: &Decoded, i: usize, value: &Lanes) {
 pub fn write_dst16(w: &mut Wave, d: &Decoded, i: usize, value: &Lanes, keep_other_half: bool) {
     let mut r = [0u32; LANES];
     if keep_other_half {
-        let old = w.lanes(d.op(i), Ty::B32);
+        let old = w.lanes(&operand(w, d, i), Ty::B32);
         let hi = d.inst.mods.op_sel >> 3 & 1 != 0;
         for l in 0..LANES {
             r[l] = if hi {
@@ -514,12 +559,12 @@ pub fn write_dst16(w: &mut Wave, d: &Decoded, i: usize, value: &Lanes, keep_othe
 pub fn write_dst64(w: &mut Wave, d: &Decoded, i: usize, value: &[u64; LANES]) {
     if !is_dpp(d) {
         w.lane_ops += u64::from(w.exec().count_ones());
-        w.write_lanes64(d.op(i), value);
+        w.write_lanes64(&operand(w, d, i), value);
         return;
     }
     let mask = active_lanes(w, d);
     w.lane_ops += u64::from(mask.count_ones());
-    let op = *d.op(i);
+    let op = operand(w, d, i);
     let mut out = w.lanes64(&op, Ty::B64);
     for l in 0..LANES {
         if mask >> l & 1 != 0 {
