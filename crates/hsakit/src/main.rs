@@ -36,6 +36,8 @@ enum Command {
     Objdump(cmd::objdump::Args),
     /// Show an AMDGPU code object: header, sections, symbols, notes, kernels.
     Readobj(cmd::readobj::Args),
+    /// Run a kernel of a code object on the emulated GPU through the HSA runtime.
+    Run(cmd::run::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Command::As(args) => cmd::as_::run(args),
         Command::Objdump(args) => cmd::objdump::run(args),
         Command::Readobj(args) => cmd::readobj::run(args),
+        Command::Run(args) => cmd::run::run(args),
     };
     match result {
         Ok(code) => code,

@@ -6,6 +6,7 @@ pub mod brig_dump;
 pub mod disasm;
 pub mod objdump;
 pub mod readobj;
+pub mod run;
 pub mod validate;
 
 use std::io::Write;
