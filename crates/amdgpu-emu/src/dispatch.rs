@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use amdgpu_object::abi::{WaveLayout, WaveValues, workgroup_info};
+use amdgpu_object::abi::{WaveLayout, WaveValues, WorkItemIds, workgroup_info};
 
 use crate::exec::{Ctx, DispatchFacts, FaultKind};
 use crate::memory::{MemView, Memory};
@@ -468,6 +468,8 @@ fn init_wave(
     } else {
         (1u64 << lanes) - 1
     });
+    let ids = l.layout.work_item_ids;
+    let dims = usize::from(ids.dims()).min(3);
     for lane in 0..lanes as usize {
         let flat = first + lane as u32;
         let id = [
@@ -475,8 +477,23 @@ fn init_wave(
             flat / size[0] % size[1],
             flat / (size[0] * size[1]),
         ];
-        for (vgpr, value) in l.layout.work_item_ids.vgpr_values(id) {
-            w.v[vgpr as usize][lane] = value;
+        match ids {
+            WorkItemIds::Separate { .. } => {
+                for (d, &v) in id.iter().enumerate().take(dims) {
+                    w.v[d][lane] = v;
+                }
+            }
+            WorkItemIds::Packed { .. } => {
+                // Same packing as `WorkItemIds::vgpr_values`, without allocating.
+                let mut v = id[0] & 0x3ff;
+                if dims >= 2 {
+                    v |= (id[1] & 0x3ff) << 10;
+                }
+                if dims >= 3 {
+                    v |= (id[2] & 0x3ff) << 20;
+                }
+                w.v[0][lane] = v;
+            }
         }
     }
     w.pc = l.entry;

@@ -631,25 +631,33 @@ fn rsq(x: f64) -> f64 {
 /// D = S0 + S1 (f32).
 fn exec_v_add_f32(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
     let m = Fp::f32(w);
-    op2_32(w, d, m, |a, b| fp::add_f32(a, b, m))
+    let r = fp::add_f32_lanes(&s32(w, d, 0), &s32(w, d, 1), m);
+    finish32(w, d, m, r);
+    Ok(())
 }
 
 /// D = S0 − S1 (f32).
 fn exec_v_sub_f32(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
     let m = Fp::f32(w);
-    op2_32(w, d, m, |a, b| fp::sub_f32(a, b, m))
+    let r = fp::sub_f32_lanes(&s32(w, d, 0), &s32(w, d, 1), m);
+    finish32(w, d, m, r);
+    Ok(())
 }
 
 /// D = S1 − S0 (f32).
 fn exec_v_subrev_f32(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
     let m = Fp::f32(w);
-    op2_32(w, d, m, |a, b| fp::sub_f32(b, a, m))
+    let r = fp::sub_f32_lanes(&s32(w, d, 1), &s32(w, d, 0), m);
+    finish32(w, d, m, r);
+    Ok(())
 }
 
 /// D = S0 × S1 (f32).
 fn exec_v_mul_f32(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
     let m = Fp::f32(w);
-    op2_32(w, d, m, |a, b| fp::mul_f32(a, b, m))
+    let r = fp::mul_f32_lanes(&s32(w, d, 0), &s32(w, d, 1), m);
+    finish32(w, d, m, r);
+    Ok(())
 }
 
 /// D = S0 × S1 (f32) with ±0 × anything = +0.
@@ -691,7 +699,7 @@ fn exec_v_fmac_f32(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
     let m = Fp::f32(w);
     let (a, b) = (s32(w, d, 0), s32(w, d, 1));
     let c = w.lanes(d.op(0), Ty::B32);
-    let r = map3(w.exec(), &a, &b, &c, |a, b, c| fp::fma_f32(a, b, c, m));
+    let r = fp::fma_f32_lanes(&a, &b, &c, m);
     finish32(w, d, m, r);
     Ok(())
 }
@@ -709,7 +717,9 @@ fn exec_v_mad_f32(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
 /// D = fma(S0, S1, S2) (f32); also `v_fmaak_f32` / `v_fmamk_f32`.
 fn exec_v_fma_f32(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
     let m = Fp::f32(w);
-    op3_32(w, d, m, |a, b, c| fp::fma_f32(a, b, c, m))
+    let r = fp::fma_f32_lanes(&s32(w, d, 0), &s32(w, d, 1), &s32(w, d, 2), m);
+    finish32(w, d, m, r);
+    Ok(())
 }
 
 /// D = S0 × S1 + S2 (f32, legacy multiply: ±0 × anything = +0; unfused,

@@ -707,14 +707,20 @@ pub fn fract_soft(x: u64, f: Fmt, m: Fp) -> u64 {
 }
 
 // ---- f32 ----
+//
+// Round-to-nearest-even (in any denorm mode) takes a host fast path: flush
+// the inputs if asked, compute with the host's IEEE-754 operation, flush a
+// denormal result if asked (the same "flush after rounding" as the soft
+// path). A NaN result takes the soft path, whose NaN propagation is AMD's
+// (x86 returns a different NaN). Directed rounding is always soft.
 
 /// a + b (f32).
 #[inline]
 pub fn add_f32(a: u32, b: u32, m: Fp) -> u32 {
-    if m == Fp::IEEE {
-        let r = f32::from_bits(a) + f32::from_bits(b);
+    if m.round == Round::NearestEven {
+        let r = f32::from_bits(flush_f32(a, m.flush_in)) + f32::from_bits(flush_f32(b, m.flush_in));
         if !r.is_nan() {
-            return r.to_bits();
+            return flush_f32(r.to_bits(), m.flush_out);
         }
     }
     add_soft(a.into(), b.into(), F32, m) as u32
@@ -727,10 +733,10 @@ pub fn sub_f32(a: u32, b: u32, m: Fp) -> u32 {
 /// a × b (f32).
 #[inline]
 pub fn mul_f32(a: u32, b: u32, m: Fp) -> u32 {
-    if m == Fp::IEEE {
-        let r = f32::from_bits(a) * f32::from_bits(b);
+    if m.round == Round::NearestEven {
+        let r = f32::from_bits(flush_f32(a, m.flush_in)) * f32::from_bits(flush_f32(b, m.flush_in));
         if !r.is_nan() {
-            return r.to_bits();
+            return flush_f32(r.to_bits(), m.flush_out);
         }
     }
     mul_soft(a.into(), b.into(), F32, m) as u32
@@ -738,15 +744,58 @@ pub fn mul_f32(a: u32, b: u32, m: Fp) -> u32 {
 /// a × b + c, one rounding (f32).
 #[inline]
 pub fn fma_f32(a: u32, b: u32, c: u32, m: Fp) -> u32 {
+    if m.round == Round::NearestEven
+        && let Some(r) = fma_f32_nearest(
+            flush_f32(a, m.flush_in),
+            flush_f32(b, m.flush_in),
+            flush_f32(c, m.flush_in),
+        )
+    {
+        return flush_f32(r, m.flush_out);
+    }
     fma_soft(a.into(), b.into(), c.into(), F32, m) as u32
+}
+
+/// fma in nearest-even through f64, without a host fma: the product of two
+/// f32 values is exact in f64, so `s = p + c` is the only f64 rounding. If
+/// `s` lands exactly on the midpoint between two f32 values while the exact
+/// sum differs from it (its TwoSum error is not zero), `s` moves one f64
+/// ulp toward the exact value so that the final rounding to f32 goes the
+/// right way; a midpoint is representable in f64, so no other `s` can round
+/// across one. `None` (use the soft path) for NaN results and for results
+/// below the smallest normal f32, where the f32 rounding point moves.
+#[inline]
+fn fma_f32_nearest(a: u32, b: u32, c: u32) -> Option<u32> {
+    let p = f64::from(f32::from_bits(a)) * f64::from(f32::from_bits(b));
+    let z = f64::from(f32::from_bits(c));
+    let s = p + z;
+    if s.is_nan() || s.abs() < f64::from(f32::MIN_POSITIVE) {
+        return None;
+    }
+    let bits = s.to_bits();
+    let s = if bits & 0x1fff_ffff == 0x1000_0000 && s.is_finite() {
+        // TwoSum: the exact error of p + z.
+        let bb = s - p;
+        let err = (p - (s - bb)) + (z - bb);
+        if err == 0.0 {
+            s
+        } else if (err > 0.0) == (s > 0.0) {
+            f64::from_bits(bits + 1)
+        } else {
+            f64::from_bits(bits - 1)
+        }
+    } else {
+        s
+    };
+    Some((s as f32).to_bits())
 }
 /// a / b, correctly rounded (f32).
 #[inline]
 pub fn div_f32(a: u32, b: u32, m: Fp) -> u32 {
-    if m == Fp::IEEE {
-        let r = f32::from_bits(a) / f32::from_bits(b);
+    if m.round == Round::NearestEven {
+        let r = f32::from_bits(flush_f32(a, m.flush_in)) / f32::from_bits(flush_f32(b, m.flush_in));
         if !r.is_nan() {
-            return r.to_bits();
+            return flush_f32(r.to_bits(), m.flush_out);
         }
     }
     div_soft(a.into(), b.into(), F32, m) as u32
@@ -754,13 +803,129 @@ pub fn div_f32(a: u32, b: u32, m: Fp) -> u32 {
 /// √a, correctly rounded (f32).
 #[inline]
 pub fn sqrt_f32(a: u32, m: Fp) -> u32 {
-    if m == Fp::IEEE {
-        let r = f32::from_bits(a).sqrt();
+    if m.round == Round::NearestEven {
+        let r = f32::from_bits(flush_f32(a, m.flush_in)).sqrt();
         if !r.is_nan() {
-            return r.to_bits();
+            return flush_f32(r.to_bits(), m.flush_out);
         }
     }
     sqrt_soft(a.into(), F32, m) as u32
+}
+
+// ---- f32, 64 lanes at a time ----
+//
+// The vector instructions' hot paths: in nearest-even every lane is
+// computed branch-free through the host (the loops vectorize), and the few
+// lanes whose result needs the exact rules (NaN; for fma also a midpoint or
+// a denormal result) are redone one by one with the scalar functions.
+
+type Lanes = [u32; 64];
+
+/// Flushes a denormal to a signed zero when `flush`, without branching.
+#[inline(always)]
+fn flush_bits(x: u32, flush: bool) -> u32 {
+    let denormal = x & 0x7f80_0000 == 0;
+    let keep = if flush & denormal {
+        0x8000_0000
+    } else {
+        u32::MAX
+    };
+    x & keep
+}
+
+#[inline(always)]
+fn lanes2_f32(
+    a: &Lanes,
+    b: &Lanes,
+    m: Fp,
+    host: impl Fn(f32, f32) -> f32,
+    scalar: impl Fn(u32, u32, Fp) -> u32,
+) -> Lanes {
+    let mut r = [0u32; 64];
+    if m.round != Round::NearestEven {
+        for l in 0..64 {
+            r[l] = scalar(a[l], b[l], m);
+        }
+        return r;
+    }
+    let mut redo = 0u64;
+    for l in 0..64 {
+        let x = f32::from_bits(flush_bits(a[l], m.flush_in));
+        let y = f32::from_bits(flush_bits(b[l], m.flush_in));
+        let v = host(x, y);
+        redo |= u64::from(v.is_nan()) << l;
+        r[l] = flush_bits(v.to_bits(), m.flush_out);
+    }
+    while redo != 0 {
+        let l = redo.trailing_zeros() as usize;
+        r[l] = scalar(a[l], b[l], m);
+        redo &= redo - 1;
+    }
+    r
+}
+
+/// `add_f32` on every lane.
+pub fn add_f32_lanes(a: &Lanes, b: &Lanes, m: Fp) -> Lanes {
+    lanes2_f32(a, b, m, |x, y| x + y, add_f32)
+}
+
+/// `sub_f32` on every lane.
+pub fn sub_f32_lanes(a: &Lanes, b: &Lanes, m: Fp) -> Lanes {
+    lanes2_f32(a, b, m, |x, y| x - y, sub_f32)
+}
+
+/// `mul_f32` on every lane.
+pub fn mul_f32_lanes(a: &Lanes, b: &Lanes, m: Fp) -> Lanes {
+    lanes2_f32(a, b, m, |x, y| x * y, mul_f32)
+}
+
+/// The branch-free nearest-even pass of [`fma_f32_lanes`] (`FLUSH`: some
+/// denormal flushing is on); returns the lanes to redo exactly.
+#[inline(always)]
+fn fma_f32_lanes_nearest<const FLUSH: bool>(
+    a: &Lanes,
+    b: &Lanes,
+    c: &Lanes,
+    m: Fp,
+    r: &mut Lanes,
+) -> u64 {
+    let mut redo = 0u64;
+    let tiny = f64::from(f32::MIN_POSITIVE);
+    let (fi, fo) = (FLUSH && m.flush_in, FLUSH && m.flush_out);
+    for l in 0..64 {
+        let [x, y, z] = [a[l], b[l], c[l]]
+            .map(|v| f64::from(f32::from_bits(if FLUSH { flush_bits(v, fi) } else { v })));
+        let s = x * y + z;
+        let bits = s.to_bits();
+        let exact_rules =
+            s.is_nan() | ((s.abs() < tiny) & (s != 0.0)) | (bits & 0x1fff_ffff == 0x1000_0000);
+        redo |= u64::from(exact_rules) << l;
+        let v = (s as f32).to_bits();
+        r[l] = if FLUSH { flush_bits(v, fo) } else { v };
+    }
+    redo
+}
+
+/// `fma_f32` on every lane (see [`fma_f32`] for the f64 method).
+pub fn fma_f32_lanes(a: &Lanes, b: &Lanes, c: &Lanes, m: Fp) -> Lanes {
+    let mut r = [0u32; 64];
+    if m.round != Round::NearestEven {
+        for l in 0..64 {
+            r[l] = fma_f32(a[l], b[l], c[l], m);
+        }
+        return r;
+    }
+    let mut redo = if m.flush_in || m.flush_out {
+        fma_f32_lanes_nearest::<true>(a, b, c, m, &mut r)
+    } else {
+        fma_f32_lanes_nearest::<false>(a, b, c, m, &mut r)
+    };
+    while redo != 0 {
+        let l = redo.trailing_zeros() as usize;
+        r[l] = fma_f32(a[l], b[l], c[l], m);
+        redo &= redo - 1;
+    }
+    r
 }
 
 // ---- f64 ----
@@ -768,10 +933,10 @@ pub fn sqrt_f32(a: u32, m: Fp) -> u32 {
 /// a + b (f64).
 #[inline]
 pub fn add_f64(a: u64, b: u64, m: Fp) -> u64 {
-    if m == Fp::IEEE {
-        let r = f64::from_bits(a) + f64::from_bits(b);
+    if m.round == Round::NearestEven {
+        let r = f64::from_bits(flush_f64(a, m.flush_in)) + f64::from_bits(flush_f64(b, m.flush_in));
         if !r.is_nan() {
-            return r.to_bits();
+            return flush_f64(r.to_bits(), m.flush_out);
         }
     }
     add_soft(a, b, F64, m)
@@ -784,10 +949,10 @@ pub fn sub_f64(a: u64, b: u64, m: Fp) -> u64 {
 /// a × b (f64).
 #[inline]
 pub fn mul_f64(a: u64, b: u64, m: Fp) -> u64 {
-    if m == Fp::IEEE {
-        let r = f64::from_bits(a) * f64::from_bits(b);
+    if m.round == Round::NearestEven {
+        let r = f64::from_bits(flush_f64(a, m.flush_in)) * f64::from_bits(flush_f64(b, m.flush_in));
         if !r.is_nan() {
-            return r.to_bits();
+            return flush_f64(r.to_bits(), m.flush_out);
         }
     }
     mul_soft(a, b, F64, m)
@@ -795,15 +960,22 @@ pub fn mul_f64(a: u64, b: u64, m: Fp) -> u64 {
 /// a × b + c, one rounding (f64).
 #[inline]
 pub fn fma_f64(a: u64, b: u64, c: u64, m: Fp) -> u64 {
+    if m.round == Round::NearestEven {
+        let [x, y, z] = [a, b, c].map(|v| f64::from_bits(flush_f64(v, m.flush_in)));
+        let r = x.mul_add(y, z);
+        if !r.is_nan() {
+            return flush_f64(r.to_bits(), m.flush_out);
+        }
+    }
     fma_soft(a, b, c, F64, m)
 }
 /// a / b, correctly rounded (f64).
 #[inline]
 pub fn div_f64(a: u64, b: u64, m: Fp) -> u64 {
-    if m == Fp::IEEE {
-        let r = f64::from_bits(a) / f64::from_bits(b);
+    if m.round == Round::NearestEven {
+        let r = f64::from_bits(flush_f64(a, m.flush_in)) / f64::from_bits(flush_f64(b, m.flush_in));
         if !r.is_nan() {
-            return r.to_bits();
+            return flush_f64(r.to_bits(), m.flush_out);
         }
     }
     div_soft(a, b, F64, m)
@@ -811,20 +983,30 @@ pub fn div_f64(a: u64, b: u64, m: Fp) -> u64 {
 /// √a, correctly rounded (f64).
 #[inline]
 pub fn sqrt_f64(a: u64, m: Fp) -> u64 {
-    if m == Fp::IEEE {
-        let r = f64::from_bits(a).sqrt();
+    if m.round == Round::NearestEven {
+        let r = f64::from_bits(flush_f64(a, m.flush_in)).sqrt();
         if !r.is_nan() {
-            return r.to_bits();
+            return flush_f64(r.to_bits(), m.flush_out);
         }
     }
     sqrt_soft(a, F64, m)
 }
 
 // ---- f16 ----
+//
+// Nearest-even fast paths: the sum and the product of two f16 values are
+// exact in f64, so one rounding to f16 gives the correctly rounded result.
 
 /// a + b (f16).
 #[inline]
 pub fn add_f16(a: u16, b: u16, m: Fp) -> u16 {
+    if m.round == Round::NearestEven {
+        let [x, y] = [a, b].map(|v| half::f16::from_bits(flush_f16(v, m.flush_in)).to_f64());
+        let r = half::f16::from_f64(x + y);
+        if !r.is_nan() {
+            return flush_f16(r.to_bits(), m.flush_out);
+        }
+    }
     add_soft(a.into(), b.into(), F16, m) as u16
 }
 /// a − b (f16).
@@ -835,6 +1017,13 @@ pub fn sub_f16(a: u16, b: u16, m: Fp) -> u16 {
 /// a × b (f16).
 #[inline]
 pub fn mul_f16(a: u16, b: u16, m: Fp) -> u16 {
+    if m.round == Round::NearestEven {
+        let [x, y] = [a, b].map(|v| half::f16::from_bits(flush_f16(v, m.flush_in)).to_f64());
+        let r = half::f16::from_f64(x * y);
+        if !r.is_nan() {
+            return flush_f16(r.to_bits(), m.flush_out);
+        }
+    }
     mul_soft(a.into(), b.into(), F16, m) as u16
 }
 /// a × b + c, one rounding (f16).
@@ -1163,6 +1352,120 @@ mod tests {
 
     /// Checks a square root by squaring the candidate and its neighbours
     /// exactly: the result r must satisfy the rounding condition.
+    /// The 64-lane versions equal the scalar functions in every mode.
+    #[test]
+    fn lane_versions_match_scalar() {
+        let mut rng = Rng(0x1a2b_3c4d_5e6f_7081);
+        for _ in 0..2_000 {
+            let a: [u64; 64] = std::array::from_fn(|_| pattern(&mut rng, F32, 0));
+            let mut v = [
+                a.map(|x| x as u32),
+                a.map(|x| pattern(&mut rng, F32, x) as u32),
+                a.map(|x| pattern(&mut rng, F32, x) as u32),
+            ];
+            // Some exact midpoints: 4097 * 4097 + tiny.
+            v[0][0] = 4097f32.to_bits();
+            v[1][0] = 4097f32.to_bits();
+            for round in 0..4 {
+                for denorm in 0..4 {
+                    let m = Fp::from_fields(round, denorm);
+                    let (add, sub) = (
+                        add_f32_lanes(&v[0], &v[1], m),
+                        sub_f32_lanes(&v[0], &v[1], m),
+                    );
+                    let mul = mul_f32_lanes(&v[0], &v[1], m);
+                    let fma = fma_f32_lanes(&v[0], &v[1], &v[2], m);
+                    for l in 0..64 {
+                        let (a, b, c) = (v[0][l], v[1][l], v[2][l]);
+                        assert_eq!(add[l], add_f32(a, b, m), "add {a:#x} {b:#x} {m:?}");
+                        assert_eq!(sub[l], sub_f32(a, b, m), "sub {a:#x} {b:#x} {m:?}");
+                        assert_eq!(mul[l], mul_f32(a, b, m), "mul {a:#x} {b:#x} {m:?}");
+                        assert_eq!(
+                            fma[l],
+                            fma_f32(a, b, c, m),
+                            "fma {a:#x} {b:#x} {c:#x} {m:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// fma through f64 when the f64 sum lands on an f32 midpoint: 4097² =
+    /// 2²⁴ + 2¹³ + 1 lies halfway between two f32 values, and a tiny addend
+    /// decides the direction (ties-to-even alone would round down).
+    #[test]
+    fn fma_f32_double_rounding_midpoints() {
+        let a = 4097f32.to_bits();
+        for (c, want) in [
+            (2f32.powi(-30), 16_785_410f32),
+            (-(2f32.powi(-30)), 16_785_408f32),
+            (0.0, 16_785_408f32),
+            (2f32.powi(-149), 16_785_410f32),
+        ] {
+            let got = fma_f32(a, a, c.to_bits(), Fp::IEEE);
+            let exact = Single::from_bits(a.into())
+                .mul_add_r(
+                    Single::from_bits(a.into()),
+                    Single::from_bits(c.to_bits().into()),
+                    AR::NearestTiesToEven,
+                )
+                .value
+                .to_bits() as u32;
+            assert_eq!(got, exact, "fma(4097, 4097, {c:e})");
+            assert_eq!(f32::from_bits(got), want, "fma(4097, 4097, {c:e})");
+        }
+    }
+
+    /// The host fast paths (nearest-even) agree with the soft paths in all
+    /// four denorm modes.
+    #[test]
+    fn fast_paths_match_soft_in_every_denorm_mode() {
+        let mut rng = Rng(0x5eed_f00d_dead_beef);
+        for _ in 0..100_000 {
+            for denorm in 0..4 {
+                let m = Fp::from_fields(0, denorm);
+                for f in [F16, F32, F64] {
+                    let a = pattern(&mut rng, f, 0);
+                    let b = pattern(&mut rng, f, a);
+                    let c = pattern(&mut rng, f, a);
+                    let (add, mul, fma) = match f.mbits {
+                        10 => (
+                            u64::from(add_f16(a as u16, b as u16, m)),
+                            u64::from(mul_f16(a as u16, b as u16, m)),
+                            fma_soft(a, b, c, f, m),
+                        ),
+                        23 => (
+                            u64::from(add_f32(a as u32, b as u32, m)),
+                            u64::from(mul_f32(a as u32, b as u32, m)),
+                            u64::from(fma_f32(a as u32, b as u32, c as u32, m)),
+                        ),
+                        _ => (add_f64(a, b, m), mul_f64(a, b, m), fma_f64(a, b, c, m)),
+                    };
+                    assert_eq!(add, add_soft(a, b, f, m), "add {a:#x} {b:#x} {m:?}");
+                    assert_eq!(mul, mul_soft(a, b, f, m), "mul {a:#x} {b:#x} {m:?}");
+                    assert_eq!(
+                        fma,
+                        fma_soft(a, b, c, f, m),
+                        "fma {a:#x} {b:#x} {c:#x} {m:?}"
+                    );
+                    if f != F16 {
+                        let (div, sqrt) = if f == F32 {
+                            (
+                                u64::from(div_f32(a as u32, b as u32, m)),
+                                u64::from(sqrt_f32(a as u32, m)),
+                            )
+                        } else {
+                            (div_f64(a, b, m), sqrt_f64(a, m))
+                        };
+                        assert_eq!(div, div_soft(a, b, f, m), "div {a:#x} {b:#x} {m:?}");
+                        assert_eq!(sqrt, sqrt_soft(a, f, m), "sqrt {a:#x} {m:?}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn sqrt_is_correctly_rounded() {
         let mut rng = Rng(0x7777_1234_4321_9999);
