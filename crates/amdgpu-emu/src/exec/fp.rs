@@ -1398,10 +1398,10 @@ mod tests {
     fn fma_f32_double_rounding_midpoints() {
         let a = 4097f32.to_bits();
         for (c, want) in [
-            (2f32.powi(-30), 16_785_410f32),
-            (-(2f32.powi(-30)), 16_785_408f32),
+            (f32::from_bits(0x3080_0000), 16_785_410f32), // 2^-30
+            (f32::from_bits(0xb080_0000), 16_785_408f32), // -2^-30
             (0.0, 16_785_408f32),
-            (2f32.powi(-149), 16_785_410f32),
+            (f32::from_bits(1), 16_785_410f32), // 2^-149
         ] {
             let got = fma_f32(a, a, c.to_bits(), Fp::IEEE);
             let exact = Single::from_bits(a.into())
