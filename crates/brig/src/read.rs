@@ -126,6 +126,8 @@ pub struct BrigModule<'a> {
     bytes: &'a [u8],
     header: &'a BrigModuleHeader,
     sections: Vec<BrigSection<'a>>,
+    /// The bytes of hsa_data, hsa_code, hsa_operand (as in `sections`).
+    std: [&'a [u8]; 3],
     /// Entry starts of hsa_data, hsa_code, hsa_operand.
     starts: [EntryStarts; 3],
 }
@@ -140,15 +142,26 @@ struct EntryStarts {
 }
 
 impl EntryStarts {
-    fn new(offsets: Vec<u32>, section_len: usize) -> Self {
-        let mut words = vec![0u64; section_len.div_ceil(4 * 64)];
-        for &o in &offsets {
-            let w = (o / 4) as usize;
-            words[w / 64] |= 1 << (w % 64);
+    /// Empty starts for a section of `section_len` bytes.
+    fn with_len(section_len: usize) -> Self {
+        Self {
+            offsets: Vec::new(),
+            words: vec![0u64; section_len.div_ceil(4 * 64)],
         }
-        Self { offsets, words }
     }
 
+    /// Records an entry start (`offset` is a multiple of 4 within the
+    /// section, larger than the previous one).
+    #[inline]
+    fn push(&mut self, offset: u32) {
+        let w = (offset / 4) as usize;
+        if let Some(word) = self.words.get_mut(w / 64) {
+            *word |= 1 << (w % 64);
+        }
+        self.offsets.push(offset);
+    }
+
+    #[inline]
     fn contains(&self, offset: u32) -> bool {
         let w = (offset / 4) as usize;
         offset.is_multiple_of(4)
@@ -559,23 +572,112 @@ impl<'a> BrigModule<'a> {
             sections.push(Self::parse_section_header(bytes, i, entry_at, sec_off)?);
         }
 
+        Self::with_sections(bytes, header, sections)
+    }
+
+    /// Walks the entries of the standard sections and makes the module.
+    fn with_sections(
+        bytes: &'a [u8],
+        header: &'a BrigModuleHeader,
+        sections: Vec<BrigSection<'a>>,
+    ) -> Result<Self> {
         let starts = [
-            EntryStarts::new(Self::walk_data(&sections[0])?, sections[0].bytes.len()),
-            EntryStarts::new(
-                Self::walk_entries(&sections[1], CODE)?,
-                sections[1].bytes.len(),
-            ),
-            EntryStarts::new(
-                Self::walk_entries(&sections[2], OPERAND)?,
-                sections[2].bytes.len(),
-            ),
+            Self::walk_data(&sections[0])?,
+            Self::walk_entries(&sections[1], CODE)?,
+            Self::walk_entries(&sections[2], OPERAND)?,
         ];
+        let std = [sections[0].bytes, sections[1].bytes, sections[2].bytes];
         Ok(Self {
             bytes,
             header,
             sections,
+            std,
             starts,
         })
+    }
+
+    /// A reader over a module whose sections are separate buffers (each
+    /// one whole section, header included, as `BrigWriter` builds them),
+    /// checked as [`parse`](Self::parse) checks a module file: lets a
+    /// producer validate what it is about to write without first laying
+    /// the module out in one buffer. The sections get the file offsets
+    /// `BrigWriter` would give them. Such a module has no bytes of its own
+    /// ([`bytes`](Self::bytes) is empty) and its [`header`](Self::header)
+    /// holds only the identification and version.
+    ///
+    /// # Errors
+    /// As [`parse`](Self::parse), for fewer than 3 sections, a bad section
+    /// header or an entry walk that does not end at its section end.
+    pub fn from_sections(sections: &[&'a [u8]]) -> Result<Self> {
+        static HEADER: [u8; size_of::<BrigModuleHeader>()] = {
+            let mut h = [0u8; size_of::<BrigModuleHeader>()];
+            let magic = *b"HSA BRIG";
+            let mut i = 0;
+            while i < 8 {
+                h[i] = magic[i];
+                i += 1;
+            }
+            h[8] = 1;
+            h
+        };
+        let header = BrigModuleHeader::ref_from_bytes(&HEADER[..])
+            .map_err(|_| BrigError::at_file(0, "bad synthetic module header"))?;
+        if sections.len() < 3 {
+            return Err(BrigError::at_file(
+                92,
+                format!(
+                    "section_count {} is less than the 3 standard sections",
+                    sections.len()
+                ),
+            ));
+        }
+        let fixed = size_of::<BrigSectionHeader>();
+        let mut file_offset =
+            (size_of::<BrigModuleHeader>() + 8 * sections.len()).div_ceil(16) * 16;
+        let mut out = Vec::with_capacity(sections.len());
+        for (i, &sec) in sections.iter().enumerate() {
+            let what = match STANDARD_SECTION_NAMES.get(i) {
+                Some(n) => format!("section {n}"),
+                None => format!("section #{i}"),
+            };
+            let bad = |m: String| BrigError::at_file(file_offset as u64, format!("{what} {m}"));
+            let (sh, _) = BrigSectionHeader::ref_from_prefix(sec)
+                .map_err(|_| bad("header is truncated".to_owned()))?;
+            let sbc = sh.byte_count.get();
+            if sbc != sec.len() as u64 {
+                return Err(bad(format!(
+                    "byte_count {sbc:#x} is not its size {:#x}",
+                    sec.len()
+                )));
+            }
+            let hbc = sh.header_byte_count.get() as usize;
+            let name_len = sh.name_length.get() as usize;
+            if hbc > sec.len()
+                || hbc < fixed + name_len
+                || !hbc.is_multiple_of(4)
+                || !sec.len().is_multiple_of(4)
+            {
+                return Err(bad(format!("header_byte_count {hbc:#x} is malformed")));
+            }
+            let name = &sec[fixed..fixed + name_len];
+            if let Some(expected) = STANDARD_SECTION_NAMES.get(i)
+                && name != expected.as_bytes()
+            {
+                return Err(bad(format!(
+                    "is named {:?}, expected {expected:?}",
+                    String::from_utf8_lossy(name)
+                )));
+            }
+            out.push(BrigSection {
+                index: BrigSectionIndex::new(i as u32),
+                file_offset: file_offset as u64,
+                header: sh,
+                name,
+                bytes: sec,
+            });
+            file_offset = (file_offset + sec.len()).div_ceil(16) * 16;
+        }
+        Self::with_sections(&[], header, out)
     }
 
     fn parse_section_header(
@@ -657,8 +759,8 @@ impl<'a> BrigModule<'a> {
         })
     }
 
-    fn walk_data(sec: &BrigSection<'a>) -> Result<Vec<u32>> {
-        let mut starts = Vec::new();
+    fn walk_data(sec: &BrigSection<'a>) -> Result<EntryStarts> {
+        let mut starts = EntryStarts::with_len(sec.bytes.len());
         let end = sec.bytes.len();
         let mut at = sec.first_entry() as usize;
         while at < end {
@@ -679,8 +781,8 @@ impl<'a> BrigModule<'a> {
         Ok(starts)
     }
 
-    fn walk_entries(sec: &BrigSection<'a>, which: BrigSectionIndex) -> Result<Vec<u32>> {
-        let mut starts = Vec::new();
+    fn walk_entries(sec: &BrigSection<'a>, which: BrigSectionIndex) -> Result<EntryStarts> {
+        let mut starts = EntryStarts::with_len(sec.bytes.len());
         let end = sec.bytes.len();
         let mut at = sec.first_entry() as usize;
         while at < end {
@@ -761,42 +863,78 @@ impl<'a> BrigModule<'a> {
         self.sections.get(index.raw() as usize)
     }
 
+    #[inline(always)]
     fn std_section(&self, which: BrigSectionIndex) -> &BrigSection<'a> {
         // parse() guarantees at least 3 sections.
         &self.sections[which.raw() as usize]
     }
 
+    /// `offset` as an index into section `which` if an entry starts there
+    /// (one bit test in the entry-start bitmap; the error is made out of
+    /// line).
+    #[inline(always)]
     fn check_start(&self, which: BrigSectionIndex, offset: u32, what: &str) -> Result<usize> {
-        let starts = &self.starts[which.raw() as usize];
-        if offset == 0 {
-            return Err(BrigError::in_section(
-                which,
-                0,
-                format!("null {what} reference"),
-            ));
+        if self.starts[which.raw() as usize].contains(offset) && offset != 0 {
+            Ok(offset as usize)
+        } else {
+            Err(Self::bad_start(which, offset, what))
         }
-        if !starts.contains(offset) {
-            return Err(BrigError::in_section(
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn bad_start(which: BrigSectionIndex, offset: u32, what: &str) -> BrigError {
+        if offset == 0 {
+            BrigError::in_section(which, 0, format!("null {what} reference"))
+        } else {
+            BrigError::in_section(
                 which,
                 u64::from(offset),
                 format!("{what} reference does not point at the start of an entry"),
-            ));
+            )
         }
-        Ok(offset as usize)
     }
 
     /// The bytes of the `hsa_data` entry at `offset` (its `byte_count`
     /// bytes, padding excluded).
+    #[inline]
     pub fn data_bytes(&self, offset: DataOffset) -> Result<&'a [u8]> {
-        let at = self.check_start(DATA, offset.get(), "hsa_data")?;
-        let sec = self.std_section(DATA).bytes;
-        let len = read_u32(sec, at).unwrap_or(0) as usize;
-        sec.get(at + 4..at + 4 + len).ok_or_else(|| {
-            BrigError::in_section(DATA, at as u64, "BrigData runs past the section end")
-        })
+        let at = offset.get() as usize;
+        let sec = self.std[0];
+        // `parse` walked every entry: its length and bytes are in the section.
+        if self.starts[0].contains(offset.get())
+            && at != 0
+            && let Some(b) = sec.get(at..at + 4)
+            && let len = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize
+            && let Some(bytes) = sec.get(at + 4..at + 4 + len)
+        {
+            return Ok(bytes);
+        }
+        Err(self.bad_entry(DATA, offset.get(), "hsa_data"))
+    }
+
+    /// The error for a reference to `offset` of section `which` that
+    /// [`entry_bytes`](Self::entry_bytes) or
+    /// [`data_bytes`](Self::data_bytes) could not follow.
+    #[cold]
+    #[inline(never)]
+    fn bad_entry(&self, which: BrigSectionIndex, offset: u32, what: &str) -> BrigError {
+        match self.check_start(which, offset, what) {
+            Err(e) => e,
+            Ok(at) => BrigError::in_section(
+                which,
+                at as u64,
+                if which == DATA {
+                    "BrigData runs past the section end"
+                } else {
+                    "entry runs past the section end"
+                },
+            ),
+        }
     }
 
     /// The `hsa_data` entry at `offset` as UTF-8 text.
+    #[inline]
     pub fn string(&self, offset: DataOffset) -> Result<&'a str> {
         let b = self.data_bytes(offset)?;
         core::str::from_utf8(b).map_err(|e| {
@@ -810,6 +948,7 @@ impl<'a> BrigModule<'a> {
 
     /// An offset list in `hsa_data` viewed in place as `T`s (offset 0 is
     /// the empty list).
+    #[inline]
     fn list_ref<T: FromBytes + Immutable + KnownLayout + Unaligned>(
         &self,
         offset: DataOffset,
@@ -831,12 +970,14 @@ impl<'a> BrigModule<'a> {
     /// checked when followed with [`operand`](Self::operand). Offset 0 is
     /// the empty list. For readers that follow every element anyway (the
     /// printer); [`operand_list`](Self::operand_list) checks them all first.
+    #[inline]
     pub fn operand_list_ref(&self, offset: DataOffset) -> Result<&'a [OperandOffset]> {
         self.list_ref(offset)
     }
 
     /// A code list in place, its elements not yet checked (see
     /// [`operand_list_ref`](Self::operand_list_ref)).
+    #[inline]
     pub fn code_list_ref(&self, offset: DataOffset) -> Result<&'a [CodeOffset]> {
         self.list_ref(offset)
     }
@@ -881,36 +1022,37 @@ impl<'a> BrigModule<'a> {
         Ok(list.to_vec())
     }
 
+    #[inline(always)]
     fn entry_bytes(&self, which: BrigSectionIndex, offset: u32, what: &str) -> Result<&'a [u8]> {
-        let at = self.check_start(which, offset, what)?;
-        let sec = self.std_section(which).bytes;
-        let bc = sec
-            .get(at..at + 2)
-            .map(|b| u16::from_le_bytes([b[0], b[1]]) as usize)
-            .unwrap_or(0);
-        sec.get(at..at + bc).ok_or_else(|| {
-            BrigError::in_section(which, at as u64, "entry runs past the section end")
-        })
+        let i = which.raw() as usize;
+        let at = offset as usize;
+        let sec = self.std[i];
+        if self.starts[i].contains(offset)
+            && at != 0
+            && let Some(b) = sec.get(at..at + 2)
+            && let Some(bytes) = sec.get(at..at + u16::from_le_bytes([b[0], b[1]]) as usize)
+        {
+            return Ok(bytes);
+        }
+        Err(self.bad_entry(which, offset, what))
     }
 
     /// The raw bytes of the `hsa_code` entry at `offset` (`byte_count` of them).
+    #[inline]
     pub fn code_bytes(&self, offset: CodeOffset) -> Result<&'a [u8]> {
         self.entry_bytes(CODE, offset.get(), "hsa_code")
     }
 
     /// The raw bytes of the `hsa_operand` entry at `offset`.
+    #[inline]
     pub fn operand_bytes(&self, offset: OperandOffset) -> Result<&'a [u8]> {
         self.entry_bytes(OPERAND, offset.get(), "hsa_operand")
     }
 
     /// The `hsa_code` entry at `offset`.
+    #[inline]
     pub fn code(&self, offset: CodeOffset) -> Result<Code<'a>> {
         let b = self.code_bytes(offset)?;
-        if let Ok((base, _)) = BrigBase::ref_from_prefix(b)
-            && !base.kind.is_code()
-        {
-            return Ok(Code::Unknown(base));
-        }
         Code::from_bytes(b).ok_or_else(|| {
             BrigError::in_section(
                 CODE,
@@ -921,6 +1063,7 @@ impl<'a> BrigModule<'a> {
     }
 
     /// The `hsa_operand` entry at `offset`.
+    #[inline]
     pub fn operand(&self, offset: OperandOffset) -> Result<Operand<'a>> {
         let b = self.operand_bytes(offset)?;
         Operand::from_bytes(b).ok_or_else(|| {
@@ -1019,16 +1162,19 @@ impl<'a> BrigModule<'a> {
     }
 
     /// Whether `offset` is the start of an `hsa_code` entry.
+    #[inline]
     pub fn is_code_entry(&self, offset: CodeOffset) -> bool {
         self.starts[1].contains(offset.get())
     }
 
     /// Whether `offset` is the start of an `hsa_operand` entry.
+    #[inline]
     pub fn is_operand_entry(&self, offset: OperandOffset) -> bool {
         self.starts[2].contains(offset.get())
     }
 
     /// Whether `offset` is the start of an `hsa_data` entry.
+    #[inline]
     pub fn is_data_entry(&self, offset: DataOffset) -> bool {
         self.starts[0].contains(offset.get())
     }
@@ -1074,6 +1220,28 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A module viewed over a writer's sections has the entries, starts
+    /// and section file offsets of the module file the writer makes.
+    #[test]
+    fn from_sections_matches_parse() {
+        let m = BrigModule::parse(KERNEL).unwrap();
+        let mut w = crate::BrigWriter::from_module(&m);
+        let file = w.clone().finish();
+        let parsed = BrigModule::parse(&file).unwrap();
+        let view = w.module().unwrap();
+        assert!(view.bytes().is_empty());
+        assert_eq!(view.header().identification, BrigModuleHeader::MAGIC);
+        for (a, b) in parsed.sections().iter().zip(view.sections()) {
+            assert_eq!((a.file_offset, a.bytes), (b.file_offset, b.bytes));
+        }
+        assert_eq!(parsed.code_offset_slice(), view.code_offset_slice());
+        assert_eq!(parsed.operand_offset_slice(), view.operand_offset_slice());
+        let a: Vec<_> = parsed.code_entries().map(|e| e.unwrap().0).collect();
+        let b: Vec<_> = view.code_entries().map(|e| e.unwrap().0).collect();
+        assert_eq!(a, b);
+        assert!(BrigModule::from_sections(&[&[][..]; 3]).is_err());
     }
 
     /// The in-place lists hold what the checked lists hold.

@@ -463,6 +463,30 @@ impl BrigWriter {
         BrigSectionIndex::new(2 + self.extra.len() as u32)
     }
 
+    /// A reader over the module as it stands, without laying it out in
+    /// one buffer (see [`BrigModule::from_sections`]): to validate a module
+    /// before writing it. Sets each section header's `byte_count`, as
+    /// [`finish`](Self::finish) does; appending more entries afterwards is
+    /// fine.
+    ///
+    /// # Errors
+    /// What [`BrigModule::from_sections`] finds wrong with the sections.
+    pub fn module(&mut self) -> Result<BrigModule<'_>, crate::BrigError> {
+        for s in [&mut self.data, &mut self.code, &mut self.operand]
+            .into_iter()
+            .chain(&mut self.extra)
+        {
+            let n = s.bytes.len() as u64;
+            s.bytes[0..8].copy_from_slice(&n.to_le_bytes());
+        }
+        let sections: Vec<&[u8]> = [&self.data, &self.code, &self.operand]
+            .into_iter()
+            .chain(&self.extra)
+            .map(|s| &s.bytes[..])
+            .collect();
+        BrigModule::from_sections(&sections)
+    }
+
     /// Size of the finished module in bytes.
     pub fn module_len(&self) -> usize {
         self.layout().1

@@ -232,6 +232,57 @@ fn validate_rejects_the_invalid_corpus_citing_the_prm() {
     }
 }
 
+/// `hsakit asm` validates by default without rejecting anything valid:
+/// every file of `tests/corpus` (all accepted by HSAILasm) assembles to
+/// the bytes `--no-validate` writes; every file of `tests/corpus-invalid`
+/// is rejected (exit 1, no output), by the validator or the assembler's
+/// own checks.
+#[test]
+fn asm_validates_by_default() {
+    let scratch = oracles::Scratch::new("cli-asm-validate");
+    let valid = oracles::files_with_extension(&root().join("tests/corpus"), "hsail");
+    assert!(valid.len() > 50, "tests/corpus not found");
+    let mut failures = Vec::new();
+    for file in &valid {
+        let (a, b) = (scratch.path("a.brig"), scratch.path("b.brig"));
+        let out = hsakit(&["asm", file.to_str().unwrap(), "-o", a.to_str().unwrap()]);
+        if !out.status.success() {
+            failures.push(format!(
+                "{}: rejected:\n{}",
+                file.display(),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+            continue;
+        }
+        let out = hsakit(&[
+            "asm",
+            file.to_str().unwrap(),
+            "--no-validate",
+            "-o",
+            b.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", file.display());
+        if std::fs::read(&a).unwrap() != std::fs::read(&b).unwrap() {
+            failures.push(format!("{}: validated output differs", file.display()));
+        }
+    }
+    let invalid = oracles::files_with_extension(&root().join("tests/corpus-invalid"), "hsail");
+    assert!(invalid.len() > 50, "tests/corpus-invalid not found");
+    for file in &invalid {
+        let o = scratch.path("i.brig");
+        let _ = std::fs::remove_file(&o);
+        let out = hsakit(&["asm", file.to_str().unwrap(), "-o", o.to_str().unwrap()]);
+        if out.status.code() != Some(1) || o.exists() {
+            failures.push(format!(
+                "{}: want exit 1 and no output, got {:?}",
+                file.display(),
+                out.status.code()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// `hsakit as` makes a code object from GFX9 assembly that
 /// `llvm-objdump-19 -d` and `hsakit objdump -d` print identically.
 #[test]

@@ -1,6 +1,7 @@
 //! Random valid modules from `hsail-smith` (fixed seeds), each through the
 //! same checks as the corpus: our BRIG equals HSAILasm's, our disassembly of
-//! HSAILasm's BRIG equals its own.
+//! HSAILasm's BRIG equals its own; and the validator accepts it (as
+//! `hsakit asm`, which validates by default, must).
 
 const SEEDS: std::ops::Range<u64> = 0..40;
 
@@ -24,7 +25,14 @@ fn generated_modules_match_hsailasm() {
             }
         };
         match hsail::assemble(&source, &format!("seed-{seed}.hsail")) {
-            Ok(ours) if ours == reference => {}
+            Ok(ours) if ours == reference => {
+                if let Err(errors) = hsail::validate::validate_bytes(&ours) {
+                    failures.push(format!(
+                        "seed {seed}: the validator rejects it: {}",
+                        errors[0]
+                    ));
+                }
+            }
             Ok(ours) => failures.push(format!(
                 "seed {seed}: BRIG differs at offset {:#x}",
                 oracles::first_difference(&reference, &ours).unwrap_or(0)

@@ -1,7 +1,8 @@
-//! `hsakit validate` and `hsakit asm --validate/--no-validate` on text:
-//! validator errors at `file:line:col` with the source line and a caret,
-//! exit status 1 and no output file on errors; BRIG input keeps the
-//! section-and-offset form.
+//! `hsakit validate` and `hsakit asm` (validating by default,
+//! `--no-validate` to skip, `--validate` accepted) on text: validator
+//! errors at `file:line:col` with the source line and a caret, exit status
+//! 1 and no output file on errors; BRIG input keeps the section-and-offset
+//! form.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -99,6 +100,15 @@ fn validate_brig_keeps_section_and_offset() {
     );
 }
 
+/// Line 4 breaks PRM 2.9 (a 32-bit address register in the large model)
+/// at `[$s2]` (col 21); the assembler's own checks let it through.
+const INVALID: &str = "module &m:1:0:$full:$large:$default;\n\
+                       kernel &k()\n\
+                       {\n\
+                       \tld_global_u32 $s1, [$s2];\n\
+                       \tret;\n\
+                       };\n";
+
 #[test]
 fn asm_validate_flags() {
     let scratch = oracles::Scratch::new("validate-cli-asm");
@@ -107,19 +117,16 @@ fn asm_validate_flags() {
     let f = s(&file);
     let expected = hsail::assemble(TRUNCATED, f).expect("plain assembly truncates");
 
-    // Default: no validation, HSAILasm's truncation.
-    let out_default = scratch.path("default.brig");
-    let out = hsakit(&["asm", f, "-o", s(&out_default)]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(std::fs::read(&out_default).unwrap(), expected);
-
-    // --no-validate, also when it comes after --validate.
-    for args in [&["--no-validate"][..], &["--validate", "--no-validate"]] {
-        let o = scratch.path("nv.brig");
+    // Valid input (the wide literal is valid): the bytes of plain assembly
+    // by default, with --validate, with --no-validate, in any order.
+    for args in [
+        &[][..],
+        &["--validate"],
+        &["--no-validate"],
+        &["--validate", "--no-validate"],
+        &["--no-validate", "--validate"],
+    ] {
+        let o = scratch.path("t.brig");
         let _ = std::fs::remove_file(&o);
         let mut argv = vec!["asm", f, "-o", s(&o)];
         argv.extend_from_slice(args);
@@ -132,41 +139,63 @@ fn asm_validate_flags() {
         assert_eq!(std::fs::read(&o).unwrap(), expected, "{args:?}");
     }
 
-    // --validate (also after --no-validate): the wide literal is valid, the
-    // bytes are plain assembly's; a rule violation is an error, no file.
-    let bad = scratch.path("bad.hsail");
-    std::fs::write(&bad, BAD).unwrap();
-    for args in [&["--validate"][..], &["--no-validate", "--validate"]] {
-        let o = scratch.path("v.brig");
+    // A rule only the validator checks: an error at its source position,
+    // exit 1 and no file by default and with --validate (also after
+    // --no-validate); --no-validate (also after --validate) writes the
+    // module.
+    let invalid = scratch.path("invalid.hsail");
+    std::fs::write(&invalid, INVALID).unwrap();
+    for args in [&[][..], &["--validate"], &["--no-validate", "--validate"]] {
+        let o = scratch.path("i.brig");
         let _ = std::fs::remove_file(&o);
-        let mut argv = vec!["asm", f, "-o", s(&o)];
-        argv.extend_from_slice(args);
-        let out = hsakit(&argv);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert_eq!(std::fs::read(&o).unwrap(), expected, "{args:?}");
-
-        let _ = std::fs::remove_file(&o);
-        let mut argv = vec!["asm", s(&bad), "-o", s(&o)];
+        let mut argv = vec!["asm", s(&invalid), "-o", s(&o)];
         argv.extend_from_slice(args);
         let out = hsakit(&argv);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
         assert!(
-            stderr.starts_with(&format!("{}:4:15: error: ", s(&bad))),
+            stderr.starts_with(&format!("{}:4:21: error: PRM 2.9: ", s(&invalid))),
             "{args:?}: {stderr}"
         );
+        assert!(stderr.contains("1 error found"), "{args:?}: {stderr}");
         assert!(!o.exists(), "{args:?}: output written despite errors");
     }
+    for args in [&["--no-validate"][..], &["--validate", "--no-validate"]] {
+        let o = scratch.path("i.brig");
+        let _ = std::fs::remove_file(&o);
+        let mut argv = vec!["asm", s(&invalid), "-o", s(&o)];
+        argv.extend_from_slice(args);
+        let out = hsakit(&argv);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            std::fs::read(&o).unwrap(),
+            hsail::lower::assemble(INVALID, s(&invalid)).unwrap(),
+            "{args:?}"
+        );
+    }
 
-    // --validate on a valid module writes the same bytes as plain asm.
+    // Every error is reported, each at its statement, in source order.
+    let bad = scratch.path("bad.hsail");
+    std::fs::write(&bad, BAD).unwrap();
+    let o = scratch.path("b.brig");
+    let out = hsakit(&["asm", s(&bad), "-o", s(&o)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("{}:4:15: error: ", s(&bad))),
+        "{stderr}"
+    );
+    assert!(!o.exists(), "output written despite errors");
+
+    // Valid input: the same bytes as plain asm.
     let good = scratch.path("good.hsail");
     std::fs::write(&good, GOOD).unwrap();
     let o = scratch.path("good.brig");
-    let out = hsakit(&["asm", s(&good), "--validate", "-o", s(&o)]);
+    let out = hsakit(&["asm", s(&good), "-o", s(&o)]);
     assert!(
         out.status.success(),
         "{}",

@@ -116,18 +116,6 @@ pub struct Index<'a> {
     /// Offsets of the `hsa_code` entries, in file order.
     code_starts: &'a [u32],
     code_end: CodeOffset,
-    code_sec: &'a [u8],
-    op_sec: &'a [u8],
-    data_sec: &'a [u8],
-}
-
-/// The `byte_count` bytes of the entry at `offset` of a code or operand
-/// section (the caller checked that an entry starts there).
-#[inline]
-fn entry_at(sec: &[u8], offset: u32) -> Option<&[u8]> {
-    let at = offset as usize;
-    let bc = u16::from_le_bytes([*sec.get(at)?, *sec.get(at + 1)?]) as usize;
-    sec.get(at..at.checked_add(bc)?)
 }
 
 const DATA: BrigSectionIndex = BrigSectionIndex::DATA;
@@ -137,14 +125,10 @@ impl<'a> Index<'a> {
     /// that every entry of a kind of its section is large enough for that
     /// kind, so every entry start decodes).
     pub fn new(m: &'a BrigModule<'a>) -> Self {
-        let bytes = |s: BrigSectionIndex| m.section(s).map_or(&[][..], |s| s.bytes);
         Self {
             m,
             code_starts: m.code_offset_slice(),
             code_end: m.code_end(),
-            code_sec: bytes(BrigSectionIndex::CODE),
-            op_sec: bytes(BrigSectionIndex::OPERAND),
-            data_sec: bytes(DATA),
         }
     }
 
@@ -160,14 +144,14 @@ impl<'a> Index<'a> {
         &self,
         first: usize,
     ) -> impl Iterator<Item = (CodeOffset, Code<'a>)> + 'a {
-        let ix = *self;
+        let m = self.m;
         self.code_starts
             .get(first..)
             .unwrap_or(&[])
             .iter()
             .filter_map(move |&o| {
                 let o = CodeOffset::new(o);
-                ix.code(o).ok().map(|c| (o, c))
+                m.code(o).ok().map(|c| (o, c))
             })
     }
 
@@ -198,26 +182,21 @@ impl<'a> Index<'a> {
         self.code_starts.binary_search(&offset.get()).ok()
     }
 
+    /// The bytes of the code entry at `offset`.
+    #[inline]
+    pub fn code_bytes(&self, offset: CodeOffset) -> Result<&'a [u8], BrigError> {
+        self.m.code_bytes(offset)
+    }
+
     /// The code entry at `offset`.
     #[inline]
     pub fn code(&self, offset: CodeOffset) -> Result<Code<'a>, BrigError> {
-        // The common case inline; `BrigModule::code` makes the error.
-        if self.m.is_code_entry(offset)
-            && let Some(c) = entry_at(self.code_sec, offset.get()).and_then(Code::decode)
-        {
-            return Ok(c);
-        }
         self.m.code(offset)
     }
 
     /// The operand entry at `offset`.
     #[inline]
     pub fn operand(&self, offset: OperandOffset) -> Result<Operand<'a>, BrigError> {
-        if self.m.is_operand_entry(offset)
-            && let Some(o) = entry_at(self.op_sec, offset.get()).and_then(Operand::decode)
-        {
-            return Ok(o);
-        }
         self.m.operand(offset)
     }
 
@@ -225,13 +204,11 @@ impl<'a> Index<'a> {
     /// [`Self::operand`] would decode, without decoding it).
     #[inline]
     pub fn operand_kind(&self, offset: OperandOffset) -> Result<BrigKind, BrigError> {
-        let at = offset.get() as usize;
-        if self.m.is_operand_entry(offset)
-            && let Some(b) = self.op_sec.get(at + 2..at + 4)
-        {
-            return Ok(BrigKind::new(u16::from_le_bytes([b[0], b[1]])));
+        let b = self.m.operand_bytes(offset)?;
+        match b.get(2..4) {
+            Some(k) => Ok(BrigKind::new(u16::from_le_bytes([k[0], k[1]]))),
+            None => self.operand(offset).map(|o| o.kind()),
         }
-        self.operand(offset).map(|o| o.kind())
     }
 
     /// Whether `offset` starts an operand entry.
@@ -257,54 +234,22 @@ impl<'a> Index<'a> {
     /// The bytes of the data entry at `offset`.
     #[inline]
     pub fn data_bytes(&self, offset: DataOffset) -> Result<&'a [u8], BrigError> {
-        // hsa_data entries: a u32 byte count, then the bytes (PRM 18.4).
-        let at = offset.get() as usize;
-        if self.m.is_data_entry(offset)
-            && let Some(b) = self.data_sec.get(at..at + 4)
-            && let len = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize
-            && let Some(bytes) = self.data_sec.get(at + 4..at + 4 + len)
-        {
-            return Ok(bytes);
-        }
         self.m.data_bytes(offset)
     }
 
     /// The data entry at `offset` as UTF-8 text.
+    #[inline]
     pub fn string(&self, offset: DataOffset) -> Result<&'a str, BrigError> {
-        let b = self.data_bytes(offset)?;
-        core::str::from_utf8(b).map_err(|e| {
-            BrigError::in_section(
-                DATA,
-                u64::from(offset.get()),
-                format!("string is not UTF-8 ({e})"),
-            )
-        })
-    }
-
-    /// The raw little-endian `u32` elements of a list in `hsa_data`.
-    fn u32_list(&self, offset: DataOffset) -> Result<&'a [u8], BrigError> {
-        if offset.is_none() {
-            return Ok(&[]);
-        }
-        let b = self.data_bytes(offset)?;
-        if b.len() % 4 != 0 {
-            return Err(BrigError::in_section(
-                DATA,
-                u64::from(offset.get()),
-                format!("offset list of {} bytes is not a multiple of 4", b.len()),
-            ));
-        }
-        Ok(b)
+        self.m.string(offset)
     }
 
     /// The raw elements of an offset list, without checking them.
+    #[inline]
     pub fn raw_list(
         &self,
         offset: DataOffset,
     ) -> Result<impl Iterator<Item = u32> + 'a, BrigError> {
-        let b = self.u32_list(offset)?;
-        Ok(b.chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+        Ok(self.m.code_list_ref(offset)?.iter().map(|o| o.get()))
     }
 
     /// The operands of an instruction, without allocating: at most
@@ -323,8 +268,7 @@ impl<'a> Index<'a> {
         out: &mut InstOperands<'a>,
     ) -> Result<(), BrigError> {
         out.len = 0;
-        for (i, o) in self.raw_list(offset)?.enumerate() {
-            let o = OperandOffset::new(o);
+        for (i, &o) in self.m.operand_list_ref(offset)?.iter().enumerate() {
             if !self.m.is_operand_entry(o) {
                 return Err(BrigError::in_section(
                     DATA,

@@ -207,6 +207,207 @@ pub fn check_inst(
     check_pack_source(&mut cx);
 }
 
+/// The shape of an instruction: everything [`check_inst`] reads — the
+/// entry's bytes except its operand-list offset, and per operand its kind
+/// and what the rules look at (register class, immediate size, address
+/// register class, variable segment and offset range, code-reference
+/// target kind, vector elements) — but not register numbers (outside
+/// vectors) nor offsets. Two instructions of one shape get the same
+/// errors from [`check_inst`] in one module, so a shape that passed once
+/// passes again: see [`InstMemo`].
+///
+/// The bytes are self-delimiting (a count, then tagged fields of fixed
+/// sizes), so zero padding to a fixed size keeps shapes apart.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    bytes: [u8; SHAPE_BYTES],
+}
+
+const SHAPE_BYTES: usize = 64;
+
+impl core::fmt::Debug for Shape {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Shape({:02x?})", &self.bytes[..])
+    }
+}
+
+impl core::hash::Hash for Shape {
+    #[inline]
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        state.write(&self.bytes);
+    }
+}
+
+/// A [`Shape`] being built.
+struct ShapeBuf {
+    shape: Shape,
+    len: usize,
+}
+
+impl ShapeBuf {
+    #[inline]
+    fn push(&mut self, b: &[u8]) -> Option<()> {
+        let at = self.len;
+        self.shape
+            .bytes
+            .get_mut(at..at + b.len())?
+            .copy_from_slice(b);
+        self.len += b.len();
+        Some(())
+    }
+}
+
+impl Shape {
+    /// The shape of the instruction `bytes` (its entry) with `operands`;
+    /// `None` for instructions not worth remembering (code lists, rare
+    /// operand kinds, too many operands).
+    #[inline]
+    pub fn of(m: &Index<'_>, bytes: &[u8], operands: &InstOperands<'_>) -> Option<Self> {
+        let mut k = ShapeBuf {
+            shape: Self {
+                bytes: [0; SHAPE_BYTES],
+            },
+            len: 0,
+        };
+        // BrigInstBase: base (4), opcode (2), type (2), operands (4).
+        k.push(bytes.get(..8)?)?;
+        k.push(bytes.get(12..)?)?;
+        k.push(&[0xff, operands.len() as u8])?;
+        for i in 0..operands.len() {
+            let o = operands.get(i)?;
+            shape_operand(m, &mut k, o, false)?;
+        }
+        Some(k.shape)
+    }
+}
+
+fn shape_operand(m: &Index<'_>, k: &mut ShapeBuf, o: Operand<'_>, in_list: bool) -> Option<()> {
+    match o {
+        Operand::Register(r) => {
+            let c = r.reg_kind.raw().to_le_bytes();
+            if in_list {
+                let n = r.reg_num.get().to_le_bytes();
+                k.push(&[1, c[0], c[1], n[0], n[1]])
+            } else {
+                k.push(&[1, c[0], c[1]])
+            }
+        }
+        Operand::ConstantBytes(c) => {
+            let len = m.data_bytes(c.bytes).ok()?.len();
+            k.push(&[2, u8::try_from(len).ok()?])
+        }
+        Operand::Wavesize(_) => k.push(&[3]),
+        Operand::Address(a) if !in_list => {
+            let reg = match a.reg.non_null() {
+                None => [0xff; 2],
+                Some(r) => match m.operand(r).ok()? {
+                    Operand::Register(r) => r.reg_kind.raw().to_le_bytes(),
+                    _ => return None,
+                },
+            };
+            let seg = match a.symbol.non_null() {
+                None => 0xff,
+                Some(s) => match m.code(s).ok()? {
+                    Code::DirectiveVariable(v) => v.segment.raw(),
+                    _ => 0xfe,
+                },
+            };
+            let off = a.offset.get();
+            let wide = off > u64::from(u32::MAX) && (off as i64) < i64::from(i32::MIN);
+            k.push(&[4, reg[0], reg[1], seg, u8::from(wide)])
+        }
+        Operand::CodeRef(r) if !in_list => {
+            let kind = m.code(r.ref_).ok()?.kind().raw().to_le_bytes();
+            k.push(&[5, kind[0], kind[1]])
+        }
+        Operand::OperandList(l) if !in_list => {
+            let elems = m.operand_list_ref(l.elements).ok()?;
+            k.push(&[6, u8::try_from(elems.len()).ok()?])?;
+            for &e in elems {
+                shape_operand(m, k, m.operand(e).ok()?, true)?;
+            }
+            Some(())
+        }
+        _ => None,
+    }
+}
+
+/// Shapes of the instructions that passed [`check_inst`] (in one module,
+/// so with one [`InstEnv`]): an instruction of a known shape only has its
+/// registers recorded ([`check_inst_memo`]).
+pub type InstMemo = super::index::FastSet<Shape>;
+
+/// [`check_inst`], skipped for an instruction whose shape already passed
+/// (its registers are still recorded, as `check_inst` records them).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub fn check_inst_memo(
+    memo: Option<&mut InstMemo>,
+    m: &Index<'_>,
+    env: &InstEnv,
+    at: CodeOffset,
+    c: Code<'_>,
+    operands: &InstOperands<'_>,
+    errors: &mut Vec<ValidationError>,
+    regs: &mut RegisterUse,
+    seen: &mut [Vec<u64>; 4],
+) {
+    let Some(memo) = memo else {
+        return check_inst(m, env, at, c, operands, errors, regs, seen);
+    };
+    let shape = m
+        .code_bytes(at)
+        .ok()
+        .and_then(|b| Shape::of(m, b, operands));
+    if let Some(shape) = &shape
+        && memo.contains(shape)
+    {
+        note_operand_registers(m, operands, regs, seen);
+        return;
+    }
+    let before = errors.len();
+    check_inst(m, env, at, c, operands, errors, regs, seen);
+    if let Some(shape) = shape
+        && errors.len() == before
+    {
+        memo.insert(shape);
+    }
+}
+
+/// Records the registers of an instruction that passed [`check_inst`]:
+/// the ones it records (register operands, vector elements, address
+/// registers).
+fn note_operand_registers(
+    m: &Index<'_>,
+    operands: &InstOperands<'_>,
+    regs: &mut RegisterUse,
+    seen: &mut [Vec<u64>; 4],
+) {
+    let mut note = |r: &brig::BrigOperandRegister| {
+        note_register_in(regs, seen, r.reg_kind, r.reg_num.get());
+    };
+    for o in operands.iter() {
+        match o {
+            Operand::Register(r) => note(r),
+            Operand::Address(a) => {
+                if let Some(r) = a.reg.non_null()
+                    && let Ok(Operand::Register(r)) = m.operand(r)
+                {
+                    note(r);
+                }
+            }
+            Operand::OperandList(l) => {
+                for &e in m.operand_list_ref(l.elements).unwrap_or_default() {
+                    if let Ok(Operand::Register(r)) = m.operand(e) {
+                        note(r);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// PRM 18.7: each opcode is written in its own BRIG format(s).
 fn check_format(cx: &mut Cx<'_, '_, '_>, kind: BrigKind) -> bool {
     if cx.rule.formats.contains(&kind) {
@@ -352,20 +553,25 @@ fn reg_name(k: BrigRegisterKind, n: u16) -> String {
 
 /// Records a register in the use summary.
 fn note_register(cx: &mut Cx<'_, '_, '_>, k: BrigRegisterKind, n: u16) {
+    note_register_in(cx.regs, cx.seen, k, n);
+}
+
+#[inline]
+fn note_register_in(regs: &mut RegisterUse, seen: &mut [Vec<u64>; 4], k: BrigRegisterKind, n: u16) {
     let i = usize::from(k.raw());
     if i >= 4 {
         return;
     }
-    let m = &mut cx.regs.max[i];
+    let m = &mut regs.max[i];
     *m = Some(m.map_or(n, |x| x.max(n)));
-    let seen = &mut cx.seen[i];
+    let seen = &mut seen[i];
     let (word, bit) = (usize::from(n) / 64, n % 64);
     if seen.len() <= word {
         seen.resize(word + 1, 0);
     }
     if seen[word] & (1 << bit) == 0 {
         seen[word] |= 1 << bit;
-        cx.regs.distinct[i] += 1;
+        regs.distinct[i] += 1;
     }
 }
 

@@ -350,13 +350,16 @@ impl ModuleInfo {
 /// Every violated rule, each located at its BRIG entry. Structural errors
 /// (layer 1) stop validation before the later layers.
 pub fn validate(module: &BrigModule<'_>) -> Result<ModuleInfo, Vec<ValidationError>> {
-    validate_with(module, parallel(module.code_offset_slice().len()))
+    validate_with(module, parallel(module.code_offset_slice().len()), true)
 }
 
 /// [`validate`], on two threads or one.
+/// With `memo`, instructions of a shape that already passed the
+/// instruction rules are not checked again (see [`inst::check_inst_memo`]).
 fn validate_with(
     module: &BrigModule<'_>,
     parallel: bool,
+    memo: bool,
 ) -> Result<ModuleInfo, Vec<ValidationError>> {
     let index = index::Index::new(module);
     let mut errors = Vec::new();
@@ -364,7 +367,7 @@ fn validate_with(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let info = scope::analyze(&index, &mut errors, parallel);
+    let info = scope::analyze(&index, &mut errors, parallel, memo);
     if errors.is_empty() {
         Ok(info)
     } else {
@@ -405,6 +408,26 @@ pub fn validate_bytes(bytes: &[u8]) -> Result<ModuleInfo, Vec<ValidationError>> 
     }
 }
 
+/// Validates the module `writer` holds, in place (no copy of the module
+/// is made: see [`brig::BrigWriter::module`]): what `hsakit asm` does
+/// between assembling and writing. A sectioning problem becomes a
+/// `PRM 18.2` error, as in [`validate_bytes`].
+///
+/// # Errors
+/// See [`validate`].
+pub fn validate_writer(writer: &mut brig::BrigWriter) -> Result<ModuleInfo, Vec<ValidationError>> {
+    match writer.module() {
+        Ok(m) => validate(&m),
+        Err(e) => Err(vec![ValidationError {
+            rule: "PRM 18.2",
+            message: e.message.clone(),
+            section: e.section.unwrap_or(FILE_OFFSET),
+            offset: u32::try_from(e.offset).unwrap_or(u32::MAX),
+            operand: None,
+        }]),
+    }
+}
+
 /// Fuzz entry point: validates arbitrary bytes and renders every error;
 /// must never panic. For `fuzz/` targets and the seeded smoke test.
 pub fn fuzz_one(data: &[u8]) {
@@ -427,13 +450,15 @@ mod tests {
         let Ok(m) = BrigModule::parse(bytes) else {
             return false;
         };
-        assert_eq!(validate_with(&m, false), validate_with(&m, true));
+        let full = validate_with(&m, false, false);
+        assert_eq!(validate_with(&m, false, true), full);
+        assert_eq!(validate_with(&m, true, true), full);
         true
     }
 
-    /// Two threads or one: the same errors in the same order, the same
-    /// module info (on the corpora, and on bit-flipped modules for the
-    /// structural layer).
+    /// Two threads or one, with the instruction memo or without: the same
+    /// errors in the same order, the same module info (on the corpora,
+    /// and on bit-flipped modules).
     #[test]
     fn parallel_matches_sequential() {
         let tests = oracles::workspace_root().join("tests");

@@ -26,6 +26,9 @@ struct Cx<'m, 'a> {
     /// Module-scope directive → offset of the first directive declaring
     /// or defining its name (its scope starts there, PRM 4.6.2).
     first_decl: FastMap<u32, u32>,
+    /// Instruction shapes that passed the instruction rules (`None`: check
+    /// every instruction in full).
+    memo: Option<inst::InstMemo>,
 }
 
 impl Cx<'_, '_> {
@@ -41,7 +44,12 @@ impl Cx<'_, '_> {
 /// Runs layers 2 and 3 and builds the module info. With `parallel`, the
 /// code blocks are analyzed on two threads (same errors, same order, same
 /// info).
-pub fn analyze(m: &Index<'_>, errors: &mut Vec<ValidationError>, parallel: bool) -> ModuleInfo {
+pub fn analyze(
+    m: &Index<'_>,
+    errors: &mut Vec<ValidationError>,
+    parallel: bool,
+    memo: bool,
+) -> ModuleInfo {
     let mut info = ModuleInfo {
         name: String::new(),
         profile: BrigProfile::FULL,
@@ -61,6 +69,7 @@ pub fn analyze(m: &Index<'_>, errors: &mut Vec<ValidationError>, parallel: bool)
         },
         module_vars: FastSet::default(),
         first_decl: FastMap::default(),
+        memo: memo.then(inst::InstMemo::default),
     };
     let entries = module_entries(m);
     check_header(&mut cx, &entries, &mut info);
@@ -194,6 +203,7 @@ pub fn analyze(m: &Index<'_>, errors: &mut Vec<ValidationError>, parallel: bool)
                     env,
                     module_vars,
                     first_decl,
+                    memo: memo.then(inst::InstMemo::default),
                 };
                 let blocks = analyze_code_blocks(&mut back_cx, back);
                 (blocks, back_errors)
@@ -1107,7 +1117,8 @@ fn analyze_code_block(
                 {
                     ops = InstOperands::default();
                 }
-                inst::check_inst(
+                inst::check_inst_memo(
+                    cx.memo.as_mut(),
                     cx.m,
                     &cx.env,
                     pos,

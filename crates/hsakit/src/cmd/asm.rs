@@ -1,13 +1,18 @@
-//! `hsakit asm IN.hsail [-o OUT.brig] [--validate|--no-validate]`: HSAIL
-//! text to BRIG.
+//! `hsakit asm IN.hsail [-o OUT.brig] [--no-validate]`: HSAIL text to
+//! BRIG.
 //!
-//! `--validate` also checks the module against the PRM's rules (as `hsakit
-//! validate` does, after the assembler's own checks) and writes nothing
-//! when it breaks one; `--no-validate` (the default for now) does not.
+//! The module is validated by default: checked against the PRM's rules
+//! (as `hsakit validate` does, after the assembler's own checks); when it
+//! breaks one, every error is reported at its source position, nothing is
+//! written and the exit status is 1. `--no-validate` skips that;
+//! `--validate` is accepted (and does nothing) for compatibility.
 //!
 //! Built for big inputs: the file is read once into the one string the
-//! assembler borrows from, and the module is written straight from the
-//! assembler's sections (no copy of the whole module in memory).
+//! assembler borrows from; validation reads the assembler's sections in
+//! place, after the source is dropped (on errors the file is read and
+//! assembled again, with a source map, to place them), and the module is
+//! written straight from the sections (no copy of the whole module in
+//! memory).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -23,46 +28,65 @@ pub struct Args {
     /// Output BRIG file (default: the input with extension `.brig`; `-` for stdout).
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Validate the module (PRM rules); on errors write nothing, exit 1.
+    /// Validate the module (the default; kept for compatibility).
     #[arg(long, overrides_with = "no_validate")]
     validate: bool,
-    /// Do not validate (the default).
+    /// Do not validate the module against the PRM's rules.
     #[arg(long, overrides_with = "validate")]
     no_validate: bool,
 }
 
-/// Assembles; syntax errors go to stderr as `file:line:col: error: …`, exit 1.
+/// Assembles (and validates unless `--no-validate`); syntax and rule
+/// errors go to stderr as `file:line:col: error: …`, exit 1.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bytes = super::read_input(&args.input)?;
-    let source = String::from_utf8(bytes)
-        .with_context(|| format!("{} is not UTF-8 text", args.input.display()))?;
     let name = args.input.display().to_string();
-    if args.validate && !args.no_validate {
-        return match hsail::lower::assemble_validated(&source, &name, true) {
-            Ok(brig) => {
-                drop(source);
-                let out = super::output_path(&args.input, args.output, "brig");
-                super::write_output(&out, &brig)?;
-                Ok(ExitCode::SUCCESS)
-            }
-            Err(diagnostics) => {
-                super::validate::report_text(&name, &diagnostics);
-                Ok(ExitCode::from(1))
-            }
-        };
-    }
-    match hsail::lower::assemble_to_writer(&source, &name) {
-        Ok(brig) => {
-            drop(source);
-            let out = super::output_path(&args.input, args.output, "brig");
-            write_brig(&out, brig)?;
-            Ok(ExitCode::SUCCESS)
-        }
+    let source = read_source(&args.input)?;
+    let mut brig = match hsail::lower::assemble_to_writer(&source, &name) {
+        Ok(brig) => brig,
         Err(diagnostics) => {
             eprint!("{diagnostics}");
-            Ok(ExitCode::from(1))
+            return Ok(ExitCode::from(1));
+        }
+    };
+    drop(source);
+    if !args.no_validate
+        && let Err(errors) = hsail::validate::validate_writer(&mut brig)
+    {
+        drop(brig);
+        report_errors(&args.input, &name, &errors)?;
+        return Ok(ExitCode::from(1));
+    }
+    let out = super::output_path(&args.input, args.output, "brig");
+    write_brig(&out, brig)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_source(input: &Path) -> anyhow::Result<String> {
+    let bytes = super::read_input(input)?;
+    String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", input.display()))
+}
+
+/// Reports validation errors at their source positions: the source is
+/// read and assembled again, recording where each entry comes from (the
+/// happy path keeps no source map). Should the file have changed in the
+/// meantime, the errors are reported at their BRIG locations.
+fn report_errors(
+    input: &Path,
+    name: &str,
+    errors: &[hsail::validate::ValidationError],
+) -> anyhow::Result<()> {
+    let source = read_source(input)?;
+    match hsail::lower::assemble_validated(&source, name, true) {
+        Err(diagnostics) => super::validate::report_text(name, &diagnostics),
+        Ok(_) => {
+            for e in errors {
+                eprintln!("{name}: error: {e}");
+            }
+            let n = errors.len();
+            eprintln!("{name}: {n} error{} found", if n == 1 { "" } else { "s" });
         }
     }
+    Ok(())
 }
 
 /// Writes the module to `path`, or to stdout when `path` is `-`.
