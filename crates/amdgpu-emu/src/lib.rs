@@ -18,6 +18,7 @@
 
 pub mod dispatch;
 pub mod exec;
+pub mod fuzz;
 pub mod image;
 pub mod memory;
 pub mod program;
