@@ -624,3 +624,60 @@ fn rounding_ieee_denormals() {
 fn rounding_denormals_are_zero() {
     rounding_case(&["-cl-denorms-are-zero"], true);
 }
+
+/// Distance in units in the last place between two finite doubles.
+fn ulps(a: f64, b: f64) -> u64 {
+    let key = |x: f64| {
+        let b = x.to_bits() as i64;
+        if b < 0 { i64::MIN - b } else { b }
+    };
+    key(a).abs_diff(key(b))
+}
+
+#[test]
+fn trig_f64() {
+    const N: usize = 256;
+    let mut r = Rng(12);
+    let mut a: Vec<f64> = (0..N)
+        .map(|_| r.range(-1 << 40, 1 << 40) as f64 / 1e9)
+        .collect();
+    for (i, v) in [
+        1e6,
+        -3.5e9,
+        1e15,
+        1e22,
+        1e300,
+        -1e300,
+        0.0,
+        1e-300,
+        3.141592653589793,
+    ]
+    .iter()
+    .enumerate()
+    {
+        a[i] = *v;
+    }
+    each_config("trig_f64.cl", &[], |dir, co, what| {
+        let out = run(
+            dir,
+            co,
+            "trig_f64",
+            &N.to_string(),
+            "64",
+            &[Arg::Zeros(16 * N), Arg::Buf(bytes_f64(&a))],
+        );
+        let got = qwords(&out[0]);
+        for i in 0..N {
+            // OpenCL's limit for double sin and cos is 4 ulp.
+            for (k, want) in [a[i].sin(), a[i].cos()].into_iter().enumerate() {
+                let g = f64::from_bits(got[2 * i + k]);
+                assert!(
+                    ulps(g, want) <= 4,
+                    "{what}: {}({:e}) = {g:e}, want {want:e}",
+                    ["sin", "cos"][k],
+                    a[i]
+                );
+            }
+        }
+    });
+}

@@ -22,6 +22,7 @@ pub mod fp;
 pub mod mubuf;
 pub mod smem;
 pub mod sop;
+pub mod trig;
 pub mod valu;
 pub mod vop3p;
 pub mod vopc;
@@ -166,6 +167,7 @@ pub fn lookup(op: Op) -> Option<Exec> {
         .or_else(|| valu::lookup(op))
         .or_else(|| vopc::lookup(op))
         .or_else(|| float::lookup(op))
+        .or_else(|| trig::lookup(op))
         .or_else(|| vop3p::lookup(op))
         .or_else(|| ds::lookup(op))
         .or_else(|| flat::lookup(op))
