@@ -650,7 +650,7 @@ fn trig_f64() {
         -1e300,
         0.0,
         1e-300,
-        3.141592653589793,
+        std::f64::consts::PI,
     ]
     .iter()
     .enumerate()
