@@ -596,7 +596,7 @@ impl Inner {
 
     /// The packet processor's loop.
     fn run(&self) {
-        let device = Device::new(self.shared.memory.clone(), self.shared.threads);
+        let mut device = Device::new(self.shared.memory.clone(), self.shared.threads);
         loop {
             let index = self.load_u64(QUEUE_READ_DISPATCH_ID);
             let slot = self.packet_address(index);
@@ -619,6 +619,7 @@ impl Inner {
             }
             let completion = u64::from_le_bytes(bytes[56..64].try_into().unwrap_or([0; 8]));
             let start = self.shared.timestamp();
+            device.watchdog = self.shared.watchdog.load(Ordering::Relaxed);
             let outcome = self.process(&device, index, slot, &bytes);
             let failed = match outcome {
                 Ok(Outcome::Stopped) => return,

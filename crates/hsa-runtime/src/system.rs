@@ -242,6 +242,9 @@ pub(crate) struct Shared {
     pub memory: Arc<Memory>,
     pub target_id: TargetId,
     pub threads: usize,
+    /// Instructions one wave may execute before the dispatch is stopped
+    /// (`amdgpu_emu::Device::watchdog`).
+    pub watchdog: AtomicU64,
     /// Kernel object (descriptor address) → loaded kernel.
     pub kernels: RwLock<HashMap<u64, KernelEntry>>,
     /// Host allocations: address → region.
@@ -334,6 +337,7 @@ impl System {
                 memory: Arc::new(Memory::new()),
                 target_id,
                 threads,
+                watchdog: AtomicU64::new(amdgpu_emu::dispatch::DEFAULT_WATCHDOG),
                 kernels: RwLock::new(HashMap::new()),
                 allocations: Mutex::new(HashMap::new()),
                 notifier: Notifier::default(),
@@ -367,6 +371,19 @@ impl System {
     /// Host threads that run work-groups.
     pub fn threads(&self) -> usize {
         self.shared.threads
+    }
+
+    /// The watchdog: instructions one wave may execute before its dispatch
+    /// ends with a fault (for dispatches started from now on).
+    pub fn watchdog(&self) -> u64 {
+        self.shared.watchdog.load(Ordering::Relaxed)
+    }
+
+    /// Sets the watchdog (at least 1).
+    pub fn set_watchdog(&self, instructions: u64) {
+        self.shared
+            .watchdog
+            .store(instructions.max(1), Ordering::Relaxed);
     }
 
     /// The device memory every region is carved from.

@@ -23,6 +23,10 @@ __kernel void fill(__global uint *p, uint v, __local uint *tmp) {
 __kernel void oob(__global uint *p) {
   p[(ulong)get_global_id(0) + 0x40000000UL] = 1;
 }
+
+__kernel void spin(volatile __global uint *flag) {
+  while (flag[0] == 0) {}
+}
 "#;
 
 fn hsakit(args: &[&str]) -> Output {
@@ -324,4 +328,30 @@ fn errors_exit_1_with_a_message() {
     let mut a = base("vadd");
     a.extend(["--mcpu", "gfx900"]);
     assert_fails(&hsakit(&a), &["gfx90a", "gfx900"]);
+}
+
+/// A runaway kernel stops at the watchdog with a report naming the kernel,
+/// the work-group and the instruction; exit status 1.
+#[test]
+fn runaway_kernel_stops_at_the_watchdog() {
+    let dir = oracles::Scratch::new("run-cli-watchdog");
+    let Some(co) = compile(&dir) else { return };
+    let out = hsakit(&[
+        "run",
+        s(&co),
+        "--kernel",
+        "spin",
+        "--grid",
+        "64",
+        "--group",
+        "64",
+        "--arg",
+        "zeros=4",
+        "--watchdog",
+        "5000",
+    ]);
+    assert_fails(
+        &out,
+        &["kernel `spin`", "work-group (0, 0, 0)", "watchdog", "pc 0x"],
+    );
 }

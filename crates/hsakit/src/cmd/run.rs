@@ -62,6 +62,10 @@ pub struct Args {
     /// Processor of the emulated GPU (default: the code object's).
     #[arg(long)]
     mcpu: Option<String>,
+    /// Stop the dispatch with a fault when a wave has executed this many
+    /// instructions (a runaway kernel).
+    #[arg(long, value_name = "INSTRUCTIONS", default_value_t = amdgpu_emu::dispatch::DEFAULT_WATCHDOG)]
+    watchdog: u64,
 }
 
 /// One `--arg`.
@@ -202,6 +206,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
 
     let system = System::new(&processor, threads)?;
+    system.set_watchdog(args.watchdog);
     let exe =
         Executable::load(&system, &bytes).with_context(|| format!("{}", args.input.display()))?;
     let kernel = exe.kernel(&args.kernel)?;
