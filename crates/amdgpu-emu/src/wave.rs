@@ -358,10 +358,11 @@ impl Wave {
             if exec == u64::MAX {
                 *reg = *value;
             } else {
+                // Branch-free blend (vectorizes): lanes off in EXEC keep their value.
                 for l in 0..LANES {
-                    if exec >> l & 1 != 0 {
-                        reg[l] = value[l];
-                    }
+                    let keep = (exec >> l & 1) as u32 ^ 1;
+                    let m = keep.wrapping_neg();
+                    reg[l] = (value[l] & !m) | (reg[l] & m);
                 }
             }
         }
