@@ -409,6 +409,42 @@ pub fn src(w: &Wave, d: &Decoded, i: usize, ty: Ty) -> Lanes {
     form_src(w, d, i, v)
 }
 
+/// A source's lanes: borrowed from the register file when that is what
+/// the instruction reads (a plain VGPR operand), else computed.
+#[derive(Debug)]
+pub enum LanesRef<'a> {
+    /// A VGPR, read in place.
+    Reg(&'a Lanes),
+    /// A computed value (scalar broadcast, DPP/SDWA selection, indexing).
+    Owned(Lanes),
+}
+
+impl std::ops::Deref for LanesRef<'_> {
+    type Target = Lanes;
+    #[inline]
+    fn deref(&self) -> &Lanes {
+        match self {
+            LanesRef::Reg(r) => r,
+            LanesRef::Owned(v) => v,
+        }
+    }
+}
+
+/// Source `k` like [`src_k`], without copying a plain VGPR operand.
+#[inline]
+pub fn src_ref_k<'a>(w: &'a Wave, d: &Decoded, k: usize, ty: Ty) -> LanesRef<'a> {
+    let i = d.first_src + k;
+    if !is_dpp_or_sdwa(d)
+        && w.mode & super::sop::GPR_IDX_EN == 0
+        && let Operand::Src {
+            code: c @ 256.., ..
+        } = *d.op(i)
+    {
+        return LanesRef::Reg(&w.v[usize::from(c - 256)]);
+    }
+    LanesRef::Owned(src(w, d, i, ty))
+}
+
 /// Source `k` (0 = src0) as 32-bit lanes: `src(w, d, d.first_src + k, ty)`.
 #[inline]
 pub fn src_k(w: &Wave, d: &Decoded, k: usize, ty: Ty) -> Lanes {
@@ -589,8 +625,7 @@ pub fn write_mask(w: &mut Wave, d: &Decoded, i: usize, mask: u64) {
 /// D = f(S0) on 32-bit lanes.
 #[inline]
 fn map1(w: &mut Wave, d: &Decoded, f: impl Fn(u32) -> u32) -> R {
-    let a = src_k(w, d, 0, Ty::B32);
-    let r = a.map(f);
+    let r = src_ref_k(w, d, 0, Ty::B32).map(f);
     write_dst(w, d, 0, &r);
     Ok(())
 }
@@ -598,12 +633,11 @@ fn map1(w: &mut Wave, d: &Decoded, f: impl Fn(u32) -> u32) -> R {
 /// D = f(S0, S1) on 32-bit lanes.
 #[inline]
 fn map2(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> u32) -> R {
-    let a = src_k(w, d, 0, Ty::B32);
-    let b = src_k(w, d, 1, Ty::B32);
-    let mut r = [0u32; LANES];
-    for l in 0..LANES {
-        r[l] = f(a[l], b[l]);
-    }
+    let r = {
+        let (a, b) = (src_ref_k(w, d, 0, Ty::B32), src_ref_k(w, d, 1, Ty::B32));
+        let (a, b): (&Lanes, &Lanes) = (&a, &b);
+        std::array::from_fn(|l| f(a[l], b[l]))
+    };
     write_dst(w, d, 0, &r);
     Ok(())
 }
@@ -611,13 +645,15 @@ fn map2(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32) -> u32) -> R {
 /// D = f(S0, S1, S2) on 32-bit lanes.
 #[inline]
 fn map3(w: &mut Wave, d: &Decoded, f: impl Fn(u32, u32, u32) -> u32) -> R {
-    let a = src_k(w, d, 0, Ty::B32);
-    let b = src_k(w, d, 1, Ty::B32);
-    let c = src_k(w, d, 2, Ty::B32);
-    let mut r = [0u32; LANES];
-    for l in 0..LANES {
-        r[l] = f(a[l], b[l], c[l]);
-    }
+    let r = {
+        let (a, b, c) = (
+            src_ref_k(w, d, 0, Ty::B32),
+            src_ref_k(w, d, 1, Ty::B32),
+            src_ref_k(w, d, 2, Ty::B32),
+        );
+        let (a, b, c): (&Lanes, &Lanes, &Lanes) = (&a, &b, &c);
+        std::array::from_fn(|l| f(a[l], b[l], c[l]))
+    };
     write_dst(w, d, 0, &r);
     Ok(())
 }
