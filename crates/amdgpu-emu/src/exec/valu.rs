@@ -410,8 +410,10 @@ pub fn src(w: &Wave, d: &Decoded, i: usize, ty: Ty) -> Lanes {
 }
 
 /// A source's lanes: borrowed from the register file when that is what
-/// the instruction reads (a plain VGPR operand), else computed.
+/// the instruction reads (a plain VGPR operand), else computed. The owned
+/// variant is large on purpose: it lives on the stack, never boxed.
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
 pub enum LanesRef<'a> {
     /// A VGPR, read in place.
     Reg(&'a Lanes),
