@@ -36,6 +36,8 @@ enum Command {
     Objdump(cmd::objdump::Args),
     /// Show an AMDGPU code object: header, sections, symbols, notes, kernels.
     Readobj(cmd::readobj::Args),
+    /// Finalize HSAIL text or BRIG into an AMDGPU code object (or assembly).
+    Finalize(cmd::finalize::Args),
     /// Run a kernel of a code object on the emulated GPU through the HSA runtime.
     Run(cmd::run::Args),
 }
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::As(args) => cmd::as_::run(args),
         Command::Objdump(args) => cmd::objdump::run(args),
         Command::Readobj(args) => cmd::readobj::run(args),
+        Command::Finalize(args) => cmd::finalize::run(args),
         Command::Run(args) => cmd::run::run(args),
     };
     match result {

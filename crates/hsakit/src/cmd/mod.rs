@@ -4,6 +4,7 @@ pub mod as_;
 pub mod asm;
 pub mod brig_dump;
 pub mod disasm;
+pub mod finalize;
 pub mod objdump;
 pub mod readobj;
 pub mod run;

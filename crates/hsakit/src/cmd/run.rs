@@ -163,7 +163,17 @@ struct Buffer {
 
 /// Loads, dispatches, waits, writes outputs and prints statistics.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bytes = super::read_input(&args.input)?;
+    // HSAIL text or BRIG: finalize in memory first.
+    let hsail = matches!(
+        args.input.extension().and_then(|e| e.to_str()),
+        Some("hsail" | "brig")
+    );
+    let bytes = if hsail {
+        let mcpu = args.mcpu.as_deref().unwrap_or("gfx90a");
+        super::finalize::finalize_file(&args.input, mcpu, 5)?.code_object
+    } else {
+        super::read_input(&args.input)?
+    };
     let co = CodeObject::parse(&bytes)
         .with_context(|| format!("{}: malformed code object", args.input.display()))?;
     let processor = match &args.mcpu {
@@ -209,7 +219,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     system.set_watchdog(args.watchdog);
     let exe =
         Executable::load(&system, &bytes).with_context(|| format!("{}", args.input.display()))?;
-    let kernel = exe.kernel(&args.kernel)?;
+    let kernel = exe.kernel(args.kernel.trim_start_matches('&'))?;
     let explicit: Vec<KernelArg> = kernel.explicit_args().cloned().collect();
     if explicit.len() != specs.len() {
         let list: Vec<String> = explicit

@@ -1,0 +1,204 @@
+//! From allocated machine blocks to bytes and assembly text: virtual
+//! registers replaced by physical ones, `s_waitcnt` inserted, branch
+//! offsets resolved.
+//!
+//! `s_waitcnt` rule (simple and correct): a register written by a VMEM
+//! load (`vmcnt`) or an SMEM load (`lgkmcnt`) is waited for (count 0)
+//! before any instruction reads or writes it; everything outstanding is
+//! waited for before a branch and at the end of every machine block, so
+//! each block starts with nothing outstanding.
+
+use amdgpu_isa::gfx9::{Family, Inst, Operand, Target, encode, print};
+
+use crate::exec::MBlock;
+use crate::ir::{Function, Opnd, RegClass};
+use crate::regalloc::Allocation;
+use crate::{Error, Result};
+
+/// `s_waitcnt` immediates (GFX9: vmcnt bits 3:0 and 15:14, expcnt 6:4,
+/// lgkmcnt 11:8).
+const WAIT_VM: i64 = 0x0f70;
+const WAIT_LGKM: i64 = 0xc07f;
+const WAIT_ALL: i64 = 0x0070;
+
+/// A physical instruction with its branch target (machine block index).
+struct PInst {
+    inst: Inst,
+    label: Option<usize>,
+}
+
+/// Emitted machine code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Emitted {
+    /// Machine code bytes.
+    pub code: Vec<u8>,
+    /// The instructions as LLVM assembly, one per line (tab-indented), with
+    /// `.L` labels for branch targets.
+    pub asm: String,
+    /// Instructions emitted.
+    pub instructions: usize,
+}
+
+fn phys_operand(f: &Function, alloc: &Allocation, o: &Opnd) -> Operand {
+    match *o {
+        Opnd::Reg { reg, offset, width } => {
+            let p = alloc.phys[reg.0 as usize] + u16::from(offset);
+            match f.info(reg).class {
+                RegClass::Sgpr => Operand::Src { code: p, width },
+                RegClass::Vgpr => Operand::Src {
+                    code: 256 + p,
+                    width,
+                },
+            }
+        }
+        Opnd::Fixed(op) => op,
+        Opnd::Label(_) => Operand::Imm(0),
+    }
+}
+
+fn regs_of(op: &Operand) -> impl Iterator<Item = u16> {
+    let (code, width) = match *op {
+        Operand::Src { code, width } if code <= 101 || code >= 256 => (code, width.max(1)),
+        _ => (0, 0),
+    };
+    (0..u16::from(width)).map(move |d| code + d)
+}
+
+/// Rewrites, inserts waits, resolves branches and encodes.
+pub fn emit(
+    f: &Function,
+    blocks: &[MBlock],
+    alloc: &Allocation,
+    target: Target,
+) -> Result<Emitted> {
+    let waitcnt =
+        amdgpu_isa::gfx9::InstDef::find("s_waitcnt", target).ok_or(Error::UnknownInstruction {
+            mnemonic: "s_waitcnt".into(),
+            target: target.name(),
+        })?;
+    let wait = |v: i64| PInst {
+        inst: Inst::new(waitcnt, target, vec![Operand::Imm(v)]),
+        label: None,
+    };
+    let mut out: Vec<Vec<PInst>> = Vec::with_capacity(blocks.len());
+    for b in blocks {
+        let mut pb = Vec::new();
+        let mut vm: Vec<u16> = Vec::new();
+        let mut lgkm: Vec<u16> = Vec::new();
+        for mi in &b.insts {
+            let ops: Vec<Operand> = mi.ops.iter().map(|o| phys_operand(f, alloc, o)).collect();
+            let label = mi.ops.iter().find_map(|o| match o {
+                Opnd::Label(t) => Some(*t),
+                _ => None,
+            });
+            let touches = |set: &Vec<u16>| ops.iter().any(|o| regs_of(o).any(|r| set.contains(&r)));
+            let need_vm = !vm.is_empty() && (mi.is_branch() || touches(&vm));
+            let need_lgkm = !lgkm.is_empty() && (mi.is_branch() || touches(&lgkm));
+            match (need_vm, need_lgkm) {
+                (true, true) => pb.push(wait(WAIT_ALL)),
+                (true, false) => pb.push(wait(WAIT_VM)),
+                (false, true) => pb.push(wait(WAIT_LGKM)),
+                (false, false) => {}
+            }
+            if need_vm {
+                vm.clear();
+            }
+            if need_lgkm {
+                lgkm.clear();
+            }
+            let mut inst = Inst::new(mi.def, target, ops);
+            inst.mods = mi.mods.clone();
+            let is_load = match mi.def.family {
+                Family::Smem => Some(false),
+                Family::Global | Family::Flat => Some(true),
+                _ => None,
+            };
+            if let Some(vmem) = is_load {
+                for (i, o) in inst.operands.iter().enumerate() {
+                    if mi.is_def(i) {
+                        let set = if vmem { &mut vm } else { &mut lgkm };
+                        set.extend(regs_of(o));
+                    }
+                }
+            }
+            pb.push(PInst { inst, label });
+        }
+        match (!vm.is_empty(), !lgkm.is_empty()) {
+            (true, true) => pb.push(wait(WAIT_ALL)),
+            (true, false) => pb.push(wait(WAIT_VM)),
+            (false, true) => pb.push(wait(WAIT_LGKM)),
+            (false, false) => {}
+        }
+        out.push(pb);
+    }
+
+    // Offsets: every instruction's size does not depend on branch offsets.
+    let mut sizes = Vec::new();
+    let mut block_start = Vec::with_capacity(out.len() + 1);
+    let mut pc = 0usize;
+    for pb in &out {
+        block_start.push(pc);
+        let mut s = Vec::with_capacity(pb.len());
+        for p in pb {
+            let bytes = encode(&p.inst, target).map_err(|e| Error::Encode {
+                inst: print(&p.inst),
+                message: e.to_string(),
+            })?;
+            pc += bytes.len();
+            s.push(bytes.len());
+        }
+        sizes.push(s);
+    }
+    block_start.push(pc);
+
+    // Which blocks need a label.
+    let mut labelled = vec![false; out.len() + 1];
+    for pb in &out {
+        for p in pb {
+            if let Some(t) = p.label {
+                labelled[t] = true;
+            }
+        }
+    }
+    let label_name = |t: usize| format!(".L{}_{}", f.name, t);
+
+    let mut code = Vec::with_capacity(pc);
+    let mut asm = String::new();
+    let mut count = 0;
+    for (bi, pb) in out.iter_mut().enumerate() {
+        if labelled[bi] {
+            asm.push_str(&label_name(bi));
+            asm.push_str(":\n");
+        }
+        for (ii, p) in pb.iter_mut().enumerate() {
+            let at = code.len();
+            if let Some(t) = p.label {
+                let target_pc = block_start[t] as i64;
+                let delta = (target_pc - (at as i64 + 4)) / 4;
+                if !(-32768..=32767).contains(&delta) {
+                    return Err(Error::BranchOutOfRange {
+                        function: f.name.clone(),
+                    });
+                }
+                p.inst.operands = vec![Operand::Imm(delta)];
+                asm.push_str(&format!("\t{} {}\n", p.inst.def.name, label_name(t)));
+            } else {
+                asm.push('\t');
+                asm.push_str(&print(&p.inst));
+                asm.push('\n');
+            }
+            let bytes = encode(&p.inst, target).map_err(|e| Error::Encode {
+                inst: print(&p.inst),
+                message: e.to_string(),
+            })?;
+            debug_assert_eq!(bytes.len(), sizes[bi][ii]);
+            code.extend_from_slice(&bytes);
+            count += 1;
+        }
+    }
+    Ok(Emitted {
+        code,
+        asm,
+        instructions: count,
+    })
+}

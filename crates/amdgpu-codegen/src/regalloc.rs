@@ -1,0 +1,235 @@
+//! Register allocation: per-dword liveness over the machine CFG, one live
+//! interval per virtual register over the layout order, linear scan with
+//! aligned tuples. No spilling yet: running out of registers is an error.
+//!
+//! Positions: instruction `k` (in layout order) reads at `2k` and writes
+//! at `2k + 1`, so a register whose last read is at `k` can be written by
+//! `k` itself. An interval covers every read and write of the register
+//! and every block boundary where one of its dwords is live, so it is
+//! conservative around holes and loops.
+
+use amdgpu_isa::gfx9::Target;
+
+use crate::exec::MBlock;
+use crate::ir::{Function, Opnd, RegClass};
+use crate::{Error, Result};
+
+/// Registers the allocator may hand out (SGPRs: s0..s95, leaving room for
+/// VCC and FLAT_SCRATCH/XNACK at the top of the SGPR file; VGPRs: v0..v255).
+pub const SGPR_LIMIT: u16 = 96;
+/// See [`SGPR_LIMIT`].
+pub const VGPR_LIMIT: u16 = 256;
+
+/// The result: the first physical register of every virtual register,
+/// and the counts the kernel descriptor needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Allocation {
+    /// First physical register per virtual register (SGPR n or VGPR n).
+    pub phys: Vec<u16>,
+    /// One past the highest SGPR used (inputs included).
+    pub next_free_sgpr: u16,
+    /// One past the highest VGPR used (inputs included).
+    pub next_free_vgpr: u16,
+}
+
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+}
+
+/// Allocates registers for `blocks` (the output of [`crate::exec::lower`]).
+pub fn allocate(f: &Function, blocks: &[MBlock], target: Target) -> Result<Allocation> {
+    // Dword units.
+    let mut base = Vec::with_capacity(f.vregs.len());
+    let mut units = 0usize;
+    for v in &f.vregs {
+        base.push(units);
+        units += usize::from(v.width);
+    }
+    let each_unit = |o: &Opnd, g: &mut dyn FnMut(usize, usize)| {
+        if let Opnd::Reg { reg, offset, width } = *o {
+            for d in 0..usize::from(width) {
+                g(
+                    reg.0 as usize,
+                    base[reg.0 as usize] + usize::from(offset) + d,
+                );
+            }
+        }
+    };
+
+    // Per-block gen/kill, then live-in/live-out to a fixpoint.
+    let n = blocks.len();
+    let mut gen_ = Vec::with_capacity(n);
+    let mut kill = Vec::with_capacity(n);
+    for b in blocks {
+        let mut g = Bits::new(units);
+        let mut k = Bits::new(units);
+        for inst in &b.insts {
+            for (i, o) in inst.ops.iter().enumerate() {
+                if !inst.is_def(i) {
+                    each_unit(o, &mut |_, u| {
+                        if !k.get(u) {
+                            g.set(u);
+                        }
+                    });
+                }
+            }
+            for (i, o) in inst.ops.iter().enumerate() {
+                if inst.is_def(i) {
+                    each_unit(o, &mut |_, u| k.set(u));
+                }
+            }
+        }
+        gen_.push(g);
+        kill.push(k);
+    }
+    let succs: Vec<Vec<usize>> = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| b.successors(i, n))
+        .collect();
+    let words = units.div_ceil(64);
+    let mut live_in: Vec<Bits> = (0..n).map(|_| Bits::new(units)).collect();
+    let mut live_out: Vec<Bits> = (0..n).map(|_| Bits::new(units)).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in (0..n).rev() {
+            for w in 0..words {
+                let mut out = 0u64;
+                for &s in &succs[i] {
+                    out |= live_in[s].0[w];
+                }
+                let inn = gen_[i].0[w] | (out & !kill[i].0[w]);
+                if out != live_out[i].0[w] || inn != live_in[i].0[w] {
+                    changed = true;
+                    live_out[i].0[w] = out;
+                    live_in[i].0[w] = inn;
+                }
+            }
+        }
+    }
+
+    // Intervals.
+    let nv = f.vregs.len();
+    let mut start = vec![usize::MAX; nv];
+    let mut end = vec![0usize; nv];
+    let mut unit_owner = vec![0usize; units];
+    for (v, &b) in base.iter().enumerate() {
+        for d in 0..usize::from(f.vregs[v].width) {
+            unit_owner[b + d] = v;
+        }
+    }
+    let mut touch = |v: usize, p: usize| {
+        start[v] = start[v].min(p);
+        end[v] = end[v].max(p);
+    };
+    let mut k = 0usize;
+    // Last reference of each physical input register.
+    let mut last_input_sgpr = vec![0usize; usize::from(SGPR_LIMIT)];
+    let mut last_input_vgpr = vec![0usize; usize::from(VGPR_LIMIT)];
+    for (bi, b) in blocks.iter().enumerate() {
+        let first = k;
+        for inst in &b.insts {
+            for (i, o) in inst.ops.iter().enumerate() {
+                let p = if inst.is_def(i) { 2 * k + 1 } else { 2 * k };
+                each_unit(o, &mut |v, _| touch(v, p));
+                if let Opnd::Fixed(amdgpu_isa::gfx9::Operand::Src { code, width }) = *o {
+                    for d in 0..u16::from(width.max(1)) {
+                        let c = code + d;
+                        if f.live_in_sgprs.contains(&c) && c < SGPR_LIMIT {
+                            last_input_sgpr[usize::from(c)] = 2 * k + 1;
+                        }
+                        if c >= 256 && f.live_in_vgprs.contains(&(c - 256)) {
+                            last_input_vgpr[usize::from(c - 256)] = 2 * k + 1;
+                        }
+                    }
+                }
+            }
+            k += 1;
+        }
+        let last = k.max(first + 1) - 1;
+        for (u, &owner) in unit_owner.iter().enumerate() {
+            if live_in[bi].get(u) {
+                touch(owner, 2 * first);
+            }
+            if live_out[bi].get(u) {
+                touch(owner, 2 * last + 2);
+            }
+        }
+    }
+
+    // Linear scan.
+    let mut order: Vec<usize> = (0..nv).filter(|&v| start[v] != usize::MAX).collect();
+    order.sort_by_key(|&v| (start[v], v));
+    // busy_until[r]: the position up to which physical register r is taken.
+    let mut sgpr_busy: Vec<Option<usize>> = vec![None; usize::from(SGPR_LIMIT)];
+    let mut vgpr_busy: Vec<Option<usize>> = vec![None; usize::from(VGPR_LIMIT)];
+    for &s in &f.live_in_sgprs {
+        if let Some(b) = sgpr_busy.get_mut(usize::from(s)) {
+            *b = Some(last_input_sgpr[usize::from(s)]);
+        }
+    }
+    for &v in &f.live_in_vgprs {
+        if let Some(b) = vgpr_busy.get_mut(usize::from(v)) {
+            *b = Some(last_input_vgpr[usize::from(v)]);
+        }
+    }
+    let mut phys = vec![0u16; nv];
+    let mut next_free_sgpr = f.live_in_sgprs.iter().map(|&s| s + 1).max().unwrap_or(0);
+    let mut next_free_vgpr = f.live_in_vgprs.iter().map(|&v| v + 1).max().unwrap_or(0);
+    for v in order {
+        let info = f.vregs[v];
+        let w = usize::from(info.width);
+        let (busy, align) = match info.class {
+            RegClass::Sgpr => (&mut sgpr_busy, if w >= 4 { 4 } else { w.min(2) }),
+            RegClass::Vgpr => (
+                &mut vgpr_busy,
+                if w >= 2 && target == Target::Gfx90a {
+                    2
+                } else {
+                    1
+                },
+            ),
+        };
+        let free = |r: usize, busy: &Vec<Option<usize>>| busy[r].is_none_or(|u| u < start[v]);
+        let mut found = None;
+        let mut r = 0;
+        while r + w <= busy.len() {
+            if (r..r + w).all(|x| free(x, busy)) {
+                found = Some(r);
+                break;
+            }
+            r += align;
+        }
+        let Some(r) = found else {
+            return Err(Error::OutOfRegisters {
+                class: info.class,
+                function: f.name.clone(),
+            });
+        };
+        for b in &mut busy[r..r + w] {
+            *b = Some(end[v]);
+        }
+        phys[v] = r as u16;
+        let top = (r + w) as u16;
+        match info.class {
+            RegClass::Sgpr => next_free_sgpr = next_free_sgpr.max(top),
+            RegClass::Vgpr => next_free_vgpr = next_free_vgpr.max(top),
+        }
+    }
+    Ok(Allocation {
+        phys,
+        next_free_sgpr,
+        next_free_vgpr,
+    })
+}

@@ -1,0 +1,541 @@
+//! The finalizer end to end: each kernel of `tests/finalize/*.hsail` (and
+//! `examples/vector_add.hsail`) finalized for gfx90a and gfx900, run on
+//! the emulator through `hsakit run` with inputs built here, and its
+//! outputs compared with values computed in Rust from the HSAIL
+//! semantics. Every finalized object must disassemble with
+//! `llvm-objdump-19` (no `<unknown>`), show its notes with
+//! `llvm-readelf-19 --notes`, and its `-S` output must re-assemble with
+//! `hsakit as` to the same bytes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
+
+fn hsakit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hsakit"))
+        .args(args)
+        .output()
+        .expect("cannot run hsakit")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = hsakit(args);
+    assert!(
+        out.status.success(),
+        "hsakit {args:?} failed:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn root() -> PathBuf {
+    oracles::workspace_root()
+}
+
+fn kernel(name: &str) -> String {
+    root()
+        .join("tests/finalize")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn u32s(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn u64s(v: &[u64]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn f32s(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn read_u32s(p: &Path) -> Vec<u32> {
+    std::fs::read(p)
+        .unwrap()
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// Runs `file` (an `.hsail`) on `mcpu` with `args` (buffers are written to
+/// the scratch directory first) and returns the final bytes of buffer
+/// argument `out`.
+struct Run<'a> {
+    file: String,
+    kernel: &'a str,
+    grid: &'a str,
+    group: &'a str,
+}
+
+enum Arg {
+    Buf(Vec<u8>),
+    Zeros(usize),
+    U32(u32),
+}
+
+fn run(r: &Run<'_>, mcpu: &str, args: &[Arg], out: usize) -> Vec<u32> {
+    let dir = oracles::Scratch::new("finalize-run");
+    let mut cli: Vec<String> = vec![
+        "run".into(),
+        r.file.clone(),
+        "--mcpu".into(),
+        mcpu.into(),
+        "--kernel".into(),
+        r.kernel.into(),
+        "--grid".into(),
+        r.grid.into(),
+        "--group".into(),
+        r.group.into(),
+        "--threads".into(),
+        "2".into(),
+    ];
+    for (i, a) in args.iter().enumerate() {
+        cli.push("--arg".into());
+        cli.push(match a {
+            Arg::Buf(bytes) => {
+                let p = dir.path(&format!("in{i}.bin"));
+                std::fs::write(&p, bytes).unwrap();
+                format!("buf={}", p.display())
+            }
+            Arg::Zeros(n) => format!("zeros={n}"),
+            Arg::U32(v) => format!("u32={v}"),
+        });
+    }
+    let out_path = dir.path("out.bin");
+    cli.push("--out".into());
+    cli.push(format!("{out}={}", out_path.display()));
+    let refs: Vec<&str> = cli.iter().map(String::as_str).collect();
+    ok(&refs);
+    read_u32s(&out_path)
+}
+
+fn check(name: &str, mcpu: &str, got: &[u32], want: &[u32]) {
+    assert_eq!(got.len(), want.len(), "{name} on {mcpu}: output length");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert_eq!(g, w, "{name} on {mcpu}: word {i}: got {g:#x}, want {w:#x}");
+    }
+}
+
+#[test]
+fn vector_add_runs() {
+    let n = 100usize;
+    let a: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let b: Vec<f32> = (0..n).map(|i| 1000.0 - i as f32).collect();
+    let limit = 97;
+    let want: Vec<u32> = (0..n)
+        .map(|i| {
+            if i < limit {
+                (a[i] + b[i]).to_bits()
+            } else {
+                0
+            }
+        })
+        .collect();
+    let file = root()
+        .join("examples/vector_add.hsail")
+        .display()
+        .to_string();
+    for mcpu in TARGETS {
+        for name in ["vec_add", "&vec_add"] {
+            let r = Run {
+                file: file.clone(),
+                kernel: name,
+                grid: "100",
+                group: "64",
+            };
+            let got = run(
+                &r,
+                mcpu,
+                &[
+                    Arg::Buf(f32s(&a)),
+                    Arg::Buf(f32s(&b)),
+                    Arg::Zeros(4 * n),
+                    Arg::U32(limit as u32),
+                ],
+                2,
+            );
+            check("vec_add", mcpu, &got, &want);
+        }
+    }
+}
+
+#[test]
+fn int_arith_runs() {
+    let n = 128usize;
+    let a: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761).rotate_left(i % 32))
+        .collect();
+    let b: Vec<u32> = (0..n as u32)
+        .map(|i| (i.wrapping_mul(40503) ^ 0x8000_1234).wrapping_sub(i << 20))
+        .collect();
+    let mut want = Vec::new();
+    for i in 0..n {
+        let (x, y) = (a[i], b[i]);
+        let (sx, sy) = (x as i32, y as i32);
+        let mulhi_u = ((u64::from(x) * u64::from(y)) >> 32) as u32;
+        let mulhi_s = ((i64::from(sy) * -7) >> 32) as u32;
+        want.extend([
+            x.wrapping_add(y),
+            x.wrapping_sub(y).wrapping_mul(1_000_003),
+            mulhi_u ^ 0x5a5a_5a5a,
+            (x << (y & 31)) | (x >> 3),
+            ((sy >> 2) & -256) as u32,
+            x.max(y).wrapping_sub(sx.min(sy) as u32),
+            (sy.wrapping_neg() as u32).wrapping_add(!x),
+            mulhi_s.wrapping_add(sy.max(-1000) as u32),
+        ]);
+    }
+    for mcpu in TARGETS {
+        let r = Run {
+            file: kernel("int_arith.hsail"),
+            kernel: "&int_arith",
+            grid: "128",
+            group: "64",
+        };
+        let got = run(
+            &r,
+            mcpu,
+            &[Arg::Buf(u32s(&a)), Arg::Buf(u32s(&b)), Arg::Zeros(32 * n)],
+            2,
+        );
+        check("int_arith", mcpu, &got, &want);
+    }
+}
+
+#[test]
+fn divergent_if_runs() {
+    let total = 200usize;
+    let n = 150u32;
+    let data: Vec<u32> = (0..total as u32)
+        .map(|i| i.wrapping_mul(7919) % 1000)
+        .collect();
+    let want: Vec<u32> = data
+        .iter()
+        .enumerate()
+        .map(|(i, &x)| {
+            if i as u32 >= n {
+                x
+            } else {
+                let y = if x & 1 == 1 { x * 3 + 1 } else { x >> 1 };
+                y + i as u32
+            }
+        })
+        .collect();
+    for mcpu in TARGETS {
+        let r = Run {
+            file: kernel("divergent_if.hsail"),
+            kernel: "&collatz_step",
+            grid: "200",
+            group: "64",
+        };
+        let got = run(&r, mcpu, &[Arg::Buf(u32s(&data)), Arg::U32(n)], 0);
+        check("collatz_step", mcpu, &got, &want);
+    }
+}
+
+#[test]
+fn loop_runs() {
+    let n = 192usize;
+    let input: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(0x9e37_79b9) >> 7)
+        .collect();
+    let want: Vec<u32> = (0..n)
+        .map(|i| {
+            let mut acc = 7u32;
+            for k in 0..(input[i] & 15) {
+                if k & 1 == 1 {
+                    acc = acc.wrapping_add(i as u32);
+                } else {
+                    acc = acc.wrapping_mul(3);
+                }
+            }
+            acc
+        })
+        .collect();
+    for mcpu in TARGETS {
+        let r = Run {
+            file: kernel("loop.hsail"),
+            kernel: "loop",
+            grid: "192",
+            group: "64",
+        };
+        let got = run(&r, mcpu, &[Arg::Buf(u32s(&input)), Arg::Zeros(4 * n)], 1);
+        check("loop", mcpu, &got, &want);
+    }
+}
+
+#[test]
+fn arith64_runs() {
+    let n = 64usize;
+    let a: Vec<u64> = (0..n as u64)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(i as u32))
+        .collect();
+    let b: Vec<u64> = (0..n as u64)
+        .map(|i| (i << 40) ^ 0xfedc_ba98_7654_3210u64.wrapping_mul(i + 3))
+        .collect();
+    let sh = 13u32;
+    let mut want = Vec::new();
+    for i in 0..n {
+        let (x, y) = (a[i], b[i]);
+        let (sx, sy) = (x as i64, y as i64);
+        let w = [
+            x.wrapping_add(y),
+            x.wrapping_sub(y),
+            x.wrapping_mul(y),
+            (x << (sh & 63)) ^ ((sy >> (i & 63)) as u64),
+            (x >> 33) | (y & 0x0000_ffff_0000_ffff),
+            x.max(y).wrapping_sub(sx.min(sy) as u64),
+            (sy.wrapping_neg() as u64).wrapping_add(!x),
+            ((i as i64).wrapping_sub(i64::from(x as u32 as i32)) + 1_234_567_890_123) as u64,
+        ];
+        for v in w {
+            want.push(v as u32);
+            want.push((v >> 32) as u32);
+        }
+    }
+    for mcpu in TARGETS {
+        let r = Run {
+            file: kernel("arith64.hsail"),
+            kernel: "&arith64",
+            grid: "64",
+            group: "32",
+        };
+        let got = run(
+            &r,
+            mcpu,
+            &[
+                Arg::Buf(u64s(&a)),
+                Arg::Buf(u64s(&b)),
+                Arg::Zeros(64 * n),
+                Arg::U32(sh),
+            ],
+            2,
+        );
+        check("arith64", mcpu, &got, &want);
+    }
+}
+
+#[test]
+fn f32_math_runs() {
+    let n = 96usize;
+    let x: Vec<f32> = (0..n)
+        .map(|i| {
+            let base = (i as f32 - 40.0) * 1234.567;
+            if i % 3 == 0 { base * 1.0e6 } else { base }
+        })
+        .collect();
+    let y: Vec<f32> = (0..n).map(|i| ((i * 7) % 50) as f32 * 0.37 + 0.5).collect();
+    let mut want = Vec::new();
+    for i in 0..n {
+        let (a, b) = (x[i], y[i]);
+        let ti = a.trunc() as i32;
+        want.extend([
+            ((a + b) * 1.5).to_bits(),
+            (a - b).mul_add(b, 1.0).to_bits(),
+            (-(a.min(b)) + a.max(b).abs()).to_bits(),
+            (ti as u32).wrapping_add(b.round_ties_even() as u32),
+            (i as f32 + ti as f32).to_bits(),
+            u32::from(a < b),
+            ((a.trunc() as i64) as f32).to_bits(),
+            ((i as u64).wrapping_mul(0x0123_4567_89ab_cdef) as f32).to_bits(),
+        ]);
+    }
+    for mcpu in TARGETS {
+        let r = Run {
+            file: kernel("f32_math.hsail"),
+            kernel: "&f32_math",
+            grid: "96",
+            group: "64",
+        };
+        let got = run(
+            &r,
+            mcpu,
+            &[Arg::Buf(f32s(&x)), Arg::Buf(f32s(&y)), Arg::Zeros(32 * n)],
+            2,
+        );
+        check("f32_math", mcpu, &got, &want);
+    }
+}
+
+#[test]
+fn dispatch_values_in_two_dimensions() {
+    let (gx, gy, wx, wy) = (20u32, 3u32, 8u32, 2u32);
+    let packed = 0x1234_f005u32;
+    let mut want = vec![0u32; (gx * gy * 8) as usize];
+    for y in 0..gy {
+        for x in 0..gx {
+            let flat = (y * gx + x) as usize * 8;
+            let (gidx, gidy) = (x / wx, y / wy);
+            let cur = |g: u32, w: u32, total: u32| w.min(total - g * w);
+            want[flat..flat + 8].copy_from_slice(&[
+                (x % wx) | (y % wy) << 16,
+                gidx | gidy << 16,
+                wx | wy << 16,
+                cur(gidx, wx, gx) | cur(gidy, wy, gy) << 16,
+                gx | gy << 16,
+                0x1234u32.wrapping_mul(-16i32 as u32),
+                x,
+                0,
+            ]);
+        }
+    }
+    for mcpu in TARGETS {
+        let r = Run {
+            file: kernel("dispatch.hsail"),
+            kernel: "&dispatch",
+            grid: "20,3",
+            group: "8,2",
+        };
+        let got = run(&r, mcpu, &[Arg::Zeros(want.len() * 4), Arg::U32(packed)], 0);
+        check("dispatch", mcpu, &got, &want);
+    }
+}
+
+#[test]
+fn brig_input_runs() {
+    let dir = oracles::Scratch::new("finalize-brig");
+    let brig = dir.path("loop.brig");
+    ok(&[
+        "asm",
+        &kernel("loop.hsail"),
+        "-o",
+        &brig.display().to_string(),
+    ]);
+    let input: Vec<u32> = (0..64).collect();
+    let r = Run {
+        file: brig.display().to_string(),
+        kernel: "&loop",
+        grid: "64",
+        group: "64",
+    };
+    let got = run(&r, "gfx90a", &[Arg::Buf(u32s(&input)), Arg::Zeros(256)], 1);
+    let want: Vec<u32> = (0..64u32)
+        .map(|i| {
+            let mut acc = 7u32;
+            for k in 0..(i & 15) {
+                acc = if k & 1 == 1 { acc + i } else { acc * 3 };
+            }
+            acc
+        })
+        .collect();
+    check("loop (BRIG)", "gfx90a", &got, &want);
+    // And `finalize` takes the BRIG too.
+    let co = dir.path("loop.co");
+    ok(&[
+        "finalize",
+        &brig.display().to_string(),
+        "--mcpu",
+        "gfx900",
+        "-o",
+        &co.display().to_string(),
+    ]);
+    assert!(std::fs::read(&co).unwrap().starts_with(b"\x7fELF"));
+}
+
+fn all_kernels() -> Vec<String> {
+    let mut files: Vec<String> =
+        oracles::files_with_extension(&root().join("tests/finalize"), "hsail")
+            .into_iter()
+            .map(|p| p.display().to_string())
+            .collect();
+    files.push(
+        root()
+            .join("examples/vector_add.hsail")
+            .display()
+            .to_string(),
+    );
+    assert!(files.len() >= 7, "{files:?}");
+    files
+}
+
+#[test]
+fn assembly_reassembles_to_the_same_object() {
+    let dir = oracles::Scratch::new("finalize-s");
+    for file in all_kernels() {
+        for mcpu in TARGETS {
+            let co = dir.path("k.co");
+            let s = dir.path("k.s");
+            let again = dir.path("again.co");
+            let (co_s, s_s, again_s) = (
+                co.display().to_string(),
+                s.display().to_string(),
+                again.display().to_string(),
+            );
+            ok(&["finalize", &file, "--mcpu", mcpu, "-o", &co_s]);
+            ok(&["finalize", &file, "--mcpu", mcpu, "-S", "-o", &s_s]);
+            ok(&["as", &s_s, "--mcpu", mcpu, "-o", &again_s]);
+            let a = std::fs::read(&co).unwrap();
+            let b = std::fs::read(&again).unwrap();
+            assert!(
+                a == b,
+                "{file} on {mcpu}: `hsakit as` of the -S output differs at byte {:?}",
+                oracles::first_difference(&a, &b)
+            );
+        }
+    }
+}
+
+#[test]
+fn objects_pass_llvm_tools() {
+    if !oracles::llvm_available() {
+        return;
+    }
+    let dir = oracles::Scratch::new("finalize-llvm");
+    for file in all_kernels() {
+        for mcpu in TARGETS {
+            let co = dir.path("k.co");
+            ok(&[
+                "finalize",
+                &file,
+                "--mcpu",
+                mcpu,
+                "-o",
+                &co.display().to_string(),
+            ]);
+            let dis = oracles::run(Command::new("llvm-objdump-19").arg("-d").arg(&co));
+            assert!(
+                !dis.contains("<unknown>"),
+                "{file} on {mcpu}: llvm-objdump-19 found unknown instructions:\n{dis}"
+            );
+            assert!(dis.contains("s_endpgm"), "{file} on {mcpu}:\n{dis}");
+            let notes = oracles::run(Command::new("llvm-readelf-19").arg("--notes").arg(&co));
+            assert!(
+                notes.contains("amdhsa.kernels"),
+                "{file} on {mcpu}:\n{notes}"
+            );
+            assert!(notes.contains(".kernarg_segment_size"), "{notes}");
+        }
+    }
+}
+
+#[test]
+fn unsupported_instructions_are_located_errors() {
+    let dir = oracles::Scratch::new("finalize-err");
+    let src = dir.path("bad.hsail");
+    std::fs::write(
+        &src,
+        "module &m:1:0:$full:$large:$default;\n\
+         kernel &k(kernarg_u64 %p)\n{\n\
+         \tld_kernarg_u64 $d0, [%p];\n\
+         \tld_global_f32 $s0, [$d0];\n\
+         \tdiv_f32 $s0, $s0, $s0;\n\
+         \tst_global_f32 $s0, [$d0];\n\
+         \tret;\n};\n",
+    )
+    .unwrap();
+    let out = hsakit(&["finalize", &src.display().to_string(), "-o", "-"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.hsail:6:2: error: instruction `div_f32`"),
+        "{err}"
+    );
+    assert!(err.contains("div_f32 $s0"), "{err}");
+    let out = hsakit(&["finalize", &src.display().to_string(), "--mcpu", "gfx1030"]);
+    assert_eq!(out.status.code(), Some(1));
+}
