@@ -355,3 +355,29 @@ fn runaway_kernel_stops_at_the_watchdog() {
         &["kernel `spin`", "work-group (0, 0, 0)", "watchdog", "pc 0x"],
     );
 }
+
+/// The README's main job: `hsakit run examples/vector_add.hsail` with no
+/// --kernel and no --arg finalizes the example, runs it on built-in inputs
+/// and checks the result on the host. Other kernels need their arguments.
+#[test]
+fn bundled_example_runs_and_checks_itself() {
+    let root = oracles::workspace_root();
+    let example = root.join("examples/vector_add.hsail");
+    let out = hsakit(&["run", s(&example)]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("vec_add: all 1048576 results equal a[i] + b[i]"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("waves:                16384"), "{stdout}");
+    let other = root.join("tests/finalize/int_arith.hsail");
+    assert_fails(
+        &hsakit(&["run", s(&other)]),
+        &["built-in inputs are for the bundled example"],
+    );
+}

@@ -31,15 +31,17 @@ use hsa_runtime::{
 pub struct Args {
     /// Code object (ELF `ET_DYN`, as ld.lld -shared or clang makes it).
     input: PathBuf,
-    /// Kernel to run (with or without `.kd`).
+    /// Kernel to run (with or without `.kd` or HSAIL's `&`). Without
+    /// --kernel and --arg, runs the bundled example's `vec_add` on built-in
+    /// inputs and checks the result.
     #[arg(long)]
-    kernel: String,
+    kernel: Option<String>,
     /// Grid size in work-items: X[,Y[,Z]].
     #[arg(long, value_name = "X[,Y[,Z]]")]
-    grid: String,
+    grid: Option<String>,
     /// Work-group size: X[,Y[,Z]].
     #[arg(long, value_name = "X[,Y[,Z]]")]
-    group: String,
+    group: Option<String>,
     /// One explicit kernel argument, in order: buf=PATH, zeros=BYTES,
     /// local=BYTES, u32=V, i32=V, u64=V, i64=V, f32=V, f64=V.
     #[arg(long = "arg", value_name = "SPEC")]
@@ -163,6 +165,20 @@ struct Buffer {
 
 /// Loads, dispatches, waits, writes outputs and prints statistics.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.kernel.is_none() && args.args.is_empty() {
+        return example(args);
+    }
+    let required = |v: &Option<String>, what: &str| {
+        v.clone().ok_or_else(|| {
+            anyhow!(
+                "{what} is required (without --kernel and --arg, `hsakit run` runs the \
+                 bundled example's vec_add on built-in inputs)"
+            )
+        })
+    };
+    let kernel_name = required(&args.kernel, "--kernel")?;
+    let grid_text = required(&args.grid, "--grid")?;
+    let group_text = required(&args.group, "--group")?;
     // HSAIL text or BRIG: finalize in memory first.
     let hsail = matches!(
         args.input.extension().and_then(|e| e.to_str()),
@@ -190,8 +206,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 )
             })?,
     };
-    let grid = parse_dims("--grid", &args.grid, u64::from(u32::MAX))?;
-    let group = parse_dims("--group", &args.group, 1024)?;
+    let grid = parse_dims("--grid", &grid_text, u64::from(u32::MAX))?;
+    let group = parse_dims("--group", &group_text, 1024)?;
     let specs: Vec<Spec> = args
         .args
         .iter()
@@ -219,7 +235,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     system.set_watchdog(args.watchdog);
     let exe =
         Executable::load(&system, &bytes).with_context(|| format!("{}", args.input.display()))?;
-    let kernel = exe.kernel(args.kernel.trim_start_matches('&'))?;
+    let kernel = exe.kernel(kernel_name.trim_start_matches('&'))?;
     let explicit: Vec<KernelArg> = kernel.explicit_args().cloned().collect();
     if explicit.len() != specs.len() {
         let list: Vec<String> = explicit
@@ -384,6 +400,61 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some("text") => print!("{}", stats_text(&stats)),
         Some(other) => bail!("bad --stats={other}: expected --stats or --stats=json"),
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Work-items of the built-in example.
+const EXAMPLE_ITEMS: u32 = 1 << 20;
+
+/// `hsakit run FILE` with no --kernel and no --arg: runs the bundled
+/// example's `vec_add(a, b, c, n)` (examples/vector_add.hsail) on built-in
+/// inputs through the normal path, checks `c[i] == a[i] + b[i]` bit for bit
+/// (IEEE single precision, computed here on the host), and prints a short
+/// summary.
+fn example(args: Args) -> anyhow::Result<ExitCode> {
+    let n = EXAMPLE_ITEMS as usize;
+    let a: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let b: Vec<f32> = (0..n).map(|i| 1.0 / (i as f32 + 1.0)).collect();
+    let dir = std::env::temp_dir().join(format!("hsakit-example-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let file = |name: &str| dir.join(name);
+    let bytes = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+    std::fs::write(file("a.bin"), bytes(&a))?;
+    std::fs::write(file("b.bin"), bytes(&b))?;
+    let path = |name: &str| file(name).display().to_string();
+    let result = run(Args {
+        kernel: Some("vec_add".into()),
+        grid: Some(n.to_string()),
+        group: Some("256".into()),
+        args: vec![
+            format!("buf={}", path("a.bin")),
+            format!("buf={}", path("b.bin")),
+            format!("zeros={}", 4 * n),
+            format!("u32={n}"),
+        ],
+        outs: vec![format!("2={}", path("c.bin"))],
+        stats: Some("text".into()),
+        ..args
+    });
+    let c = std::fs::read(file("c.bin"));
+    let _ = std::fs::remove_dir_all(&dir);
+    result.context(
+        "the built-in inputs are for the bundled example's `vec_add(a, b, c, n)` \
+         (examples/vector_add.hsail); for other kernels give --kernel, --grid, --group and --arg",
+    )?;
+    let c = c?;
+    let wrong = (0..n)
+        .filter(|&i| {
+            let got = c
+                .get(4 * i..4 * i + 4)
+                .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+            got != Some((a[i] + b[i]).to_bits())
+        })
+        .count();
+    if wrong != 0 {
+        bail!("vec_add: {wrong} of {n} results differ from a[i] + b[i] computed on the host");
+    }
+    println!("vec_add: all {n} results equal a[i] + b[i] computed on the host");
     Ok(ExitCode::SUCCESS)
 }
 
