@@ -120,6 +120,32 @@ impl<'a> BrigSection<'a> {
     }
 }
 
+/// The least `byte_count` of an entry of `hsa_code` (`code`) or
+/// `hsa_operand` by kind, for the kinds `k` with `k & 0xcfe0 == 0`, at
+/// index `(k >> 7) & 0x60 | k & 0x1f`: 4 (a `BrigBase`), or the size of
+/// the struct of a known kind of the section ([`entry_size`]).
+const fn min_entry_sizes(code: bool) -> [u8; 128] {
+    let mut t = [4u8; 128];
+    let mut i = 0;
+    while i < 128 {
+        let kind = BrigKind::new(((i & 0x60) << 7 | (i & 0x1f)) as u16);
+        let right_section = if code {
+            kind.is_code()
+        } else {
+            kind.is_operand()
+        };
+        if right_section && let Some(n) = entry_size(kind) {
+            assert!(n >= 4 && n < 256);
+            t[i] = n as u8;
+        }
+        i += 1;
+    }
+    t
+}
+
+const MIN_CODE_ENTRY: [u8; 128] = min_entry_sizes(true);
+const MIN_OPERAND_ENTRY: [u8; 128] = min_entry_sizes(false);
+
 /// A validated, borrowed BRIG module.
 #[derive(Clone, Debug)]
 pub struct BrigModule<'a> {
@@ -145,7 +171,7 @@ impl EntryStarts {
     /// Empty starts for a section of `section_len` bytes.
     fn with_len(section_len: usize) -> Self {
         Self {
-            offsets: Vec::new(),
+            offsets: Vec::with_capacity(section_len / 16),
             words: vec![0u64; section_len.div_ceil(4 * 64)],
         }
     }
@@ -760,6 +786,43 @@ impl<'a> BrigModule<'a> {
     }
 
     fn walk_data(sec: &BrigSection<'a>) -> Result<EntryStarts> {
+        match Self::walk_data_fast(sec) {
+            Some(starts) => Ok(starts),
+            None => Self::walk_data_checked(sec),
+        }
+    }
+
+    /// [`Self::walk_data`] for a well-formed section, in one tight loop
+    /// (as [`Self::walk_entries_fast`]).
+    fn walk_data_fast(sec: &BrigSection<'a>) -> Option<EntryStarts> {
+        let b = sec.bytes;
+        let end = b.len();
+        let first = sec.first_entry() as usize;
+        let mut offsets = vec![0u32; end.saturating_sub(first) / 4 + 1];
+        let mut n = 0;
+        let mut at = first;
+        while at < end {
+            let h = b.get(at..at + 4)?;
+            let len = u32::from_le_bytes([h[0], h[1], h[2], h[3]]) as usize;
+            let total = len.div_ceil(4).checked_mul(4)?.checked_add(4)?;
+            if total > end - at {
+                return None;
+            }
+            *offsets.get_mut(n)? = at as u32;
+            n += 1;
+            at += total;
+        }
+        offsets.truncate(n);
+        offsets.shrink_to_fit();
+        let mut words = vec![0u64; end.div_ceil(4 * 64)];
+        for &o in &offsets {
+            let w = (o / 4) as usize;
+            *words.get_mut(w / 64)? |= 1 << (w % 64);
+        }
+        Some(EntryStarts { offsets, words })
+    }
+
+    fn walk_data_checked(sec: &BrigSection<'a>) -> Result<EntryStarts> {
         let mut starts = EntryStarts::with_len(sec.bytes.len());
         let end = sec.bytes.len();
         let mut at = sec.first_entry() as usize;
@@ -781,7 +844,62 @@ impl<'a> BrigModule<'a> {
         Ok(starts)
     }
 
+    /// Walks the entries of `hsa_code` or `hsa_operand` (`which`): every
+    /// entry has a `byte_count` that is a multiple of 4, at least the size
+    /// of the struct of its kind (for a known kind of the section) and
+    /// within the section.
     fn walk_entries(sec: &BrigSection<'a>, which: BrigSectionIndex) -> Result<EntryStarts> {
+        match Self::walk_entries_fast(sec, which) {
+            Some(starts) => Ok(starts),
+            None => Self::walk_entries_checked(sec, which),
+        }
+    }
+
+    /// [`Self::walk_entries`] for a well-formed section, in one tight
+    /// loop; `None` at the first problem (which
+    /// [`Self::walk_entries_checked`] then reports).
+    fn walk_entries_fast(sec: &BrigSection<'a>, which: BrigSectionIndex) -> Option<EntryStarts> {
+        let b = sec.bytes;
+        let end = b.len();
+        let first = sec.first_entry() as usize;
+        let need = if which == CODE {
+            &MIN_CODE_ENTRY
+        } else {
+            &MIN_OPERAND_ENTRY
+        };
+        // Room for every possible entry (at least 4 bytes each), zeroed
+        // lazily by the allocator: only the pages written are touched.
+        let mut offsets = vec![0u32; end.saturating_sub(first) / 4 + 1];
+        let mut n = 0;
+        let mut at = first;
+        while at < end {
+            let h = b.get(at..at + 4)?;
+            let word = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
+            let bc = (word & 0xffff) as usize;
+            let kind = word >> 16;
+            let min = if kind & 0xcfe0 == 0 {
+                need[((kind >> 7) & 0x60 | (kind & 0x1f)) as usize]
+            } else {
+                4
+            };
+            if bc < usize::from(min) || bc & 3 != 0 || bc > end - at {
+                return None;
+            }
+            *offsets.get_mut(n)? = at as u32;
+            n += 1;
+            at += bc;
+        }
+        offsets.truncate(n);
+        offsets.shrink_to_fit();
+        let mut words = vec![0u64; end.div_ceil(4 * 64)];
+        for &o in &offsets {
+            let w = (o / 4) as usize;
+            *words.get_mut(w / 64)? |= 1 << (w % 64);
+        }
+        Some(EntryStarts { offsets, words })
+    }
+
+    fn walk_entries_checked(sec: &BrigSection<'a>, which: BrigSectionIndex) -> Result<EntryStarts> {
         let mut starts = EntryStarts::with_len(sec.bytes.len());
         let end = sec.bytes.len();
         let mut at = sec.first_entry() as usize;
@@ -1220,6 +1338,57 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The tight walks find the entries the checked walks find, and give
+    /// up exactly where those report an error (on bit-flipped sections).
+    #[test]
+    fn fast_walks_match_checked_walks() {
+        let m = BrigModule::parse(KERNEL).unwrap();
+        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let (mut ok, mut bad) = (0, 0);
+        for (i, sec) in m.sections().iter().take(3).enumerate() {
+            let hbc = sec.first_entry() as usize;
+            assert!(sec.bytes.len() > hbc);
+            for round in 0..600 {
+                let mut b = sec.bytes.to_vec();
+                for _ in 0..round % 3 {
+                    let at = hbc + next() as usize % (b.len() - hbc);
+                    b[at] ^= 1 << (next() % 8);
+                }
+                let s = BrigSection { bytes: &b, ..*sec };
+                let (fast, checked) = if i == 0 {
+                    (
+                        BrigModule::walk_data_fast(&s),
+                        BrigModule::walk_data_checked(&s),
+                    )
+                } else {
+                    let which = BrigSectionIndex::new(i as u32);
+                    (
+                        BrigModule::walk_entries_fast(&s, which),
+                        BrigModule::walk_entries_checked(&s, which),
+                    )
+                };
+                match (fast, checked) {
+                    (Some(f), Ok(c)) => {
+                        assert_eq!((f.offsets, f.words), (c.offsets, c.words));
+                        ok += 1;
+                    }
+                    (None, Err(_)) => bad += 1,
+                    (f, c) => panic!(
+                        "section {i}: fast walk {:?}, checked walk {c:?}",
+                        f.is_some()
+                    ),
+                }
+            }
+        }
+        assert!(ok > 100 && bad > 50, "{ok} walks passed, {bad} failed");
     }
 
     /// A module viewed over a writer's sections has the entries, starts

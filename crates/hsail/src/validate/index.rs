@@ -165,6 +165,19 @@ impl<'a> Index<'a> {
         self.code_starts.first().map(|&o| CodeOffset::new(o))
     }
 
+    /// The offsets of the operand entries, in file order.
+    pub fn operand_offsets(&self) -> &'a [u32] {
+        self.m.operand_offset_slice()
+    }
+
+    /// The bytes of the `hsa_operand` section (header included: section
+    /// offsets index into it).
+    pub fn operand_section(&self) -> &'a [u8] {
+        self.m
+            .section(BrigSectionIndex::OPERAND)
+            .map_or(&[], |s| s.bytes)
+    }
+
     /// Every operand entry in file order.
     pub fn operand_entries(&self) -> impl Iterator<Item = (OperandOffset, Operand<'a>)> + 'a {
         let ix = *self;
@@ -252,46 +265,50 @@ impl<'a> Index<'a> {
         Ok(self.m.code_list_ref(offset)?.iter().map(|o| o.get()))
     }
 
-    /// The operands of an instruction, without allocating: at most
-    /// [`MAX_INST_OPERANDS`], each an operand entry start.
+    /// The operands of an instruction, without allocating (see
+    /// [`Self::fill_inst_operands`]).
     pub fn inst_operands(&self, offset: DataOffset) -> Result<InstOperands<'a>, BrigError> {
         let mut out = InstOperands::default();
-        self.fill_inst_operands(offset, &mut out)?;
-        Ok(out)
+        if self.fill_inst_operands(offset, &mut out) {
+            Ok(out)
+        } else {
+            Err(BrigError::in_section(
+                DATA,
+                u64::from(offset.get()),
+                format!(
+                    "not a list of at most {MAX_INST_OPERANDS} operand entries of kinds \
+                     allowed in an instruction"
+                ),
+            ))
+        }
     }
 
-    /// [`Self::inst_operands`] into `out` (cleared first), without moving
-    /// the array around.
-    pub fn fill_inst_operands(
-        &self,
-        offset: DataOffset,
-        out: &mut InstOperands<'a>,
-    ) -> Result<(), BrigError> {
+    /// Reads the operands of an instruction into `out`, without moving
+    /// the array around. Returns whether the list is what layer 1 requires
+    /// of an instruction's operands (a well-formed list of at most
+    /// [`MAX_INST_OPERANDS`] operand entries, each of a kind allowed in an
+    /// instruction): layer 3 checks the instructions it walks this way,
+    /// in place of layer 1. When it is not, `out` is left empty.
+    #[inline]
+    pub fn fill_inst_operands(&self, offset: DataOffset, out: &mut InstOperands<'a>) -> bool {
         out.len = 0;
-        for (i, &o) in self.m.operand_list_ref(offset)?.iter().enumerate() {
-            if !self.m.is_operand_entry(o) {
-                return Err(BrigError::in_section(
-                    DATA,
-                    u64::from(offset.get()) + 4 + 4 * i as u64,
-                    format!(
-                        "operand list element {i} ({:#x}) is not an hsa_operand entry",
-                        o.get()
-                    ),
-                ));
-            }
-            if i >= MAX_INST_OPERANDS {
-                out.len = 0;
-                return Err(BrigError::in_section(
-                    DATA,
-                    u64::from(offset.get()),
-                    format!("an instruction has more than {MAX_INST_OPERANDS} operands"),
-                ));
-            }
-            out.offsets[i] = o;
-            out.entries[i] = self.operand(o).ok();
-            out.len = i + 1;
+        let Ok(list) = self.m.operand_list_ref(offset) else {
+            return false;
+        };
+        if list.len() > MAX_INST_OPERANDS {
+            return false;
         }
-        Ok(())
+        for (i, &o) in list.iter().enumerate() {
+            match self.m.operand(o) {
+                Ok(op) if super::structure::is_inst_operand_kind(op.kind()) => {
+                    out.offsets[i] = o;
+                    out.entries[i] = Some(op);
+                }
+                _ => return false,
+            }
+        }
+        out.len = list.len();
+        true
     }
 
     /// An operand list; every element must start an operand entry.

@@ -29,6 +29,9 @@ struct Cx<'m, 'a> {
     /// Instruction shapes that passed the instruction rules (`None`: check
     /// every instruction in full).
     memo: Option<inst::InstMemo>,
+    /// Whether an instruction's operand list broke a layer-1 rule (see
+    /// [`Index::fill_inst_operands`]).
+    structural: bool,
 }
 
 impl Cx<'_, '_> {
@@ -41,15 +44,43 @@ impl Cx<'_, '_> {
     }
 }
 
+/// The code blocks [`analyze`] walks, as `[start, end)` ranges of
+/// `hsa_code` in increasing order: those of the kernel and function
+/// definitions among the module-level entries.
+pub fn code_block_ranges(m: &Index<'_>) -> Vec<(CodeOffset, CodeOffset)> {
+    definitions(&module_entries(m))
+        .iter()
+        .filter_map(|&(_, c)| c.executable())
+        .map(|e| (e.first_code_block_entry, e.next_module_entry))
+        .collect()
+}
+
+/// The kernel and function definitions among the module-level `entries`.
+fn definitions<'a>(entries: &[(CodeOffset, Code<'a>)]) -> Vec<(CodeOffset, Code<'a>)> {
+    entries
+        .iter()
+        .copied()
+        .filter(|&(_, c)| {
+            c.executable().is_some_and(|e| {
+                c.kind() != BrigKind::DIRECTIVE_SIGNATURE
+                    && e.modifier.contains(BrigExecutableModifierMask::DEFINITION)
+            })
+        })
+        .collect()
+}
+
 /// Runs layers 2 and 3 and builds the module info. With `parallel`, the
 /// code blocks are analyzed on two threads (same errors, same order, same
-/// info).
+/// info). Also returns whether an instruction in a code block has an
+/// operand list that breaks a layer-1 rule (layer 1 left those to this
+/// walk: see [`super::structure::quick_check`]); if so, the errors and
+/// info are meaningless and layer 1's errors are to be reported instead.
 pub fn analyze(
     m: &Index<'_>,
     errors: &mut Vec<ValidationError>,
     parallel: bool,
     memo: bool,
-) -> ModuleInfo {
+) -> (ModuleInfo, bool) {
     let mut info = ModuleInfo {
         name: String::new(),
         profile: BrigProfile::FULL,
@@ -70,6 +101,7 @@ pub fn analyze(
         module_vars: FastSet::default(),
         first_decl: FastMap::default(),
         memo: memo.then(inst::InstMemo::default),
+        structural: false,
     };
     let entries = module_entries(m);
     check_header(&mut cx, &entries, &mut info);
@@ -170,16 +202,7 @@ pub fn analyze(
             cx.first_decl.insert(sym.offset.get(), f);
         }
     }
-    let defs: Vec<(CodeOffset, Code<'_>)> = entries
-        .iter()
-        .copied()
-        .filter(|&(_, c)| {
-            c.executable().is_some_and(|e| {
-                c.kind() != BrigKind::DIRECTIVE_SIGNATURE
-                    && e.modifier.contains(BrigExecutableModifierMask::DEFINITION)
-            })
-        })
-        .collect();
+    let defs = definitions(&entries);
     if parallel && defs.len() > 1 {
         // Code blocks are independent: analyze the second half (by code
         // entries) on another thread; its errors follow the first half's,
@@ -204,18 +227,21 @@ pub fn analyze(
                     module_vars,
                     first_decl,
                     memo: memo.then(inst::InstMemo::default),
+                    structural: false,
                 };
                 let blocks = analyze_code_blocks(&mut back_cx, back);
-                (blocks, back_errors)
+                let structural = back_cx.structural;
+                (blocks, back_errors, structural)
             });
             info.code_blocks = analyze_code_blocks(&mut cx, front);
             t.ok()
                 .map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
         });
         match back_result {
-            Some((blocks, mut back_errors)) => {
+            Some((blocks, mut back_errors, structural)) => {
                 info.code_blocks.extend(blocks);
                 cx.errors.append(&mut back_errors);
+                cx.structural |= structural;
             }
             None => {
                 let blocks = analyze_code_blocks(&mut cx, back);
@@ -225,7 +251,7 @@ pub fn analyze(
     } else {
         info.code_blocks = analyze_code_blocks(&mut cx, &defs);
     }
-    info
+    (info, cx.structural)
 }
 
 /// [`analyze_code_block`] for each definition in `defs`, in order.
@@ -1113,9 +1139,9 @@ fn analyze_code_block(
             Code::DirectiveNone(_) => {}
             _ if c.inst().is_some() => {
                 if let Some(i) = c.inst()
-                    && cx.m.fill_inst_operands(i.operands, &mut ops).is_err()
+                    && !cx.m.fill_inst_operands(i.operands, &mut ops)
                 {
-                    ops = InstOperands::default();
+                    cx.structural = true;
                 }
                 inst::check_inst_memo(
                     cx.memo.as_mut(),

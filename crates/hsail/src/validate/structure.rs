@@ -206,6 +206,63 @@ pub fn check_structure(m: &Index<'_>, errors: &mut Vec<ValidationError>, paralle
     }
 }
 
+/// The fast form of [`check_structure`] for a module whose code blocks
+/// `covered` (sorted, disjoint `[start, end)` ranges of `hsa_code`) layer
+/// 3 walks: the operand lists of the instructions in them are left out,
+/// layer 3 checks them as it reads them (see
+/// [`Index::fill_inst_operands`]). Returns whether nothing is wrong; when
+/// something is, [`check_structure`] is to be run for the errors.
+pub fn quick_check(m: &Index<'_>, covered: &[(CodeOffset, CodeOffset)]) -> bool {
+    let mut errors = Vec::new();
+    let mut cx = Cx {
+        m,
+        errors: &mut errors,
+    };
+    let mut ranges = covered.iter().peekable();
+    for (at, c) in m.code_entries() {
+        if c.inst().is_some() {
+            while ranges.next_if(|r| r.1 <= at).is_some() {}
+            if ranges.peek().is_some_and(|r| r.0 <= at) {
+                continue;
+            }
+        }
+        check_code_entry(&mut cx, at, c);
+    }
+    if !cx.errors.is_empty() {
+        return false;
+    }
+    let bytes = m.operand_section();
+    for &o in m.operand_offsets() {
+        // Registers (most operands): only the register kind to check.
+        let at = o as usize;
+        if let Some(h) = bytes.get(at + 2..at + 6)
+            && u16::from_le_bytes([h[0], h[1]]) == BrigKind::OPERAND_REGISTER.raw()
+        {
+            if u16::from_le_bytes([h[2], h[3]]) > 3 {
+                return false;
+            }
+            continue;
+        }
+        let at = OperandOffset::new(o);
+        // (An entry that does not decode is skipped, as in
+        // `check_operand_entries`; the walk of `BrigModule` rules it out.)
+        if let Ok(op) = m.operand(at) {
+            check_operand_entry(&mut cx, at, op);
+        }
+        if !cx.errors.is_empty() {
+            return false;
+        }
+    }
+    check_module_chain(&mut cx);
+    cx.errors.is_empty()
+}
+
+/// Whether `k` may be an element of an instruction's operand list (what
+/// [`check_structure`] requires of every element).
+pub fn is_inst_operand_kind(k: BrigKind) -> bool {
+    inst_operand(k)
+}
+
 fn check_code_entries(m: &Index<'_>, errors: &mut Vec<ValidationError>) {
     let mut cx = Cx { m, errors };
     for (at, c) in m.code_entries() {
