@@ -42,8 +42,8 @@ pub enum Ty {
     B16,
     /// 32-bit integer or float: float constants are f32 bit patterns.
     B32,
-    /// 64-bit integer: integer constants sign-extended, literals
-    /// zero-extended.
+    /// 64-bit integer: integer constants sign-extended, float constants
+    /// f64 bit patterns, literals zero-extended.
     B64,
     /// 64-bit float: float constants are f64 bit patterns, a literal is the
     /// high dword.
@@ -90,9 +90,11 @@ pub fn inline_constant(code: u16, ty: Ty) -> Option<u64> {
         193..=208 => int(192 - i64::from(code)),
         240..=248 => {
             let (h, s, d) = FLOATS[usize::from(code - 240)];
+            // A 64-bit operand (integer or float: `s_mov_b64 s[0:1], 1.0`)
+            // gets the f64 pattern.
             Some(match ty {
                 Ty::F16 => u64::from(h),
-                Ty::F64 => d,
+                Ty::F64 | Ty::B64 => d,
                 _ => u64::from(s),
             })
         }
