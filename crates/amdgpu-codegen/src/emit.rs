@@ -3,7 +3,7 @@
 //! offsets resolved.
 //!
 //! `s_waitcnt` rule (simple and correct): a register written by a VMEM
-//! load (`vmcnt`) or an SMEM load (`lgkmcnt`) is waited for (count 0)
+//! load or returning atomic (`vmcnt`) or an SMEM or DS load (`lgkmcnt`) is waited for (count 0)
 //! before any instruction reads or writes it; everything outstanding is
 //! waited for before a branch and at the end of every machine block, so
 //! each block starts with nothing outstanding.
@@ -17,9 +17,12 @@ use crate::{Error, Result};
 
 /// `s_waitcnt` immediates (GFX9: vmcnt bits 3:0 and 15:14, expcnt 6:4,
 /// lgkmcnt 11:8).
-const WAIT_VM: i64 = 0x0f70;
-const WAIT_LGKM: i64 = 0xc07f;
-const WAIT_ALL: i64 = 0x0070;
+/// `s_waitcnt vmcnt(0)`.
+pub const WAIT_VM: i64 = 0x0f70;
+/// `s_waitcnt lgkmcnt(0)`.
+pub const WAIT_LGKM: i64 = 0xc07f;
+/// `s_waitcnt vmcnt(0) lgkmcnt(0)`.
+pub const WAIT_ALL: i64 = 0x0070;
 
 /// A physical instruction with its branch target (machine block index).
 struct PInst {
@@ -106,10 +109,22 @@ pub fn emit(
             if need_lgkm {
                 lgkm.clear();
             }
+            // An explicit wait (memory-model fences, barriers) of a zero
+            // count settles what it covers.
+            if mi.def.mnemonic == "s_waitcnt"
+                && let Some(Opnd::Fixed(Operand::Imm(v))) = mi.ops.first()
+            {
+                if v & 0xf == 0 && (v >> 14) & 3 == 0 {
+                    vm.clear();
+                }
+                if (v >> 8) & 0xf == 0 {
+                    lgkm.clear();
+                }
+            }
             let mut inst = Inst::new(mi.def, target, ops);
             inst.mods = mi.mods.clone();
             let is_load = match mi.def.family {
-                Family::Smem => Some(false),
+                Family::Smem | Family::Ds => Some(false),
                 Family::Global | Family::Flat => Some(true),
                 _ => None,
             };

@@ -188,11 +188,17 @@ impl MInst {
 
     /// Whether operand `i` is written (its role is `vdst`/`sdst`/`sdata`
     /// of a load).
+    /// Optional roles (`vdst:opt` of FLAT atomics) that are absent from
+    /// `ops` do not count.
     pub fn is_def(&self, i: usize) -> bool {
-        self.def
-            .operands
-            .get(i)
-            .is_some_and(|r| r.starts_with("vdst") || r.starts_with("sdst"))
+        let roles = || self.def.operands.iter().filter(|r| !r.is_empty());
+        let all = roles().count();
+        let role = if self.ops.len() < all {
+            roles().filter(|r| !r.split(':').any(|p| p == "opt")).nth(i)
+        } else {
+            roles().nth(i)
+        };
+        role.is_some_and(|r| r.starts_with("vdst") || r.starts_with("sdst"))
     }
 
     /// Whether this is a SOPP branch (its operand is a label).

@@ -96,6 +96,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn non_returning_atomics_define_nothing() {
+        let t = Target::Gfx90a;
+        let mut f = Function::new("k");
+        let a = f.new_vreg(RegClass::Vgpr, 2);
+        let d = f.new_vreg(RegClass::Vgpr, 1);
+        let reg = |v, width| Opnd::Reg {
+            reg: v,
+            offset: 0,
+            width,
+        };
+        let noret = MInst::new(
+            "global_atomic_add",
+            t,
+            vec![reg(a, 2), reg(d, 1), Opnd::off()],
+        )
+        .unwrap();
+        assert!(!noret.is_def(0) && !noret.is_def(1));
+        let ret = MInst::new(
+            "global_atomic_add",
+            t,
+            vec![reg(d, 1), reg(a, 2), reg(d, 1), Opnd::off()],
+        )
+        .unwrap();
+        assert!(ret.is_def(0) && !ret.is_def(1));
+        let read = MInst::new("ds_read_b32", t, vec![reg(d, 1), reg(d, 1)]).unwrap();
+        assert!(read.is_def(0) && !read.is_def(1));
+    }
+
+    #[test]
     fn divergent_if_compiles_and_disassembles() {
         let t = Target::Gfx90a;
         let mut f = Function::new("k");

@@ -200,7 +200,14 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
                 cb.directive.get(),
             ));
         }
-        kernels.push(lower::lower_kernel(&module, cb, loc, opts, target)?);
+        kernels.push(lower::lower_kernel(
+            &module,
+            &info.symbols,
+            cb,
+            loc,
+            opts,
+            target,
+        )?);
     }
     if kernels.is_empty() {
         return Err(Error::Invalid("the module defines no kernel".into()));
@@ -240,7 +247,7 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
                     .collect(),
             ),
             device_enqueue_symbol: None,
-            group_segment_fixed_size: 0,
+            group_segment_fixed_size: u64::from(k.group_size),
             kernarg_segment_align: u64::from(k.kernarg_align.max(4)),
             kernarg_segment_size: u64::from(k.kernarg_size),
             kind: None,
@@ -331,7 +338,7 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
 fn directives(k: &lower::LoweredKernel, opts: &Options, full: bool) -> Vec<(&'static str, u64)> {
     let u = &k.uses;
     let mut d = vec![
-        ("group_segment_fixed_size", 0),
+        ("group_segment_fixed_size", u64::from(k.group_size)),
         ("private_segment_fixed_size", 0),
         ("kernarg_size", u64::from(k.kernarg_size)),
         ("user_sgpr_dispatch_ptr", u64::from(u.dispatch_ptr)),

@@ -20,6 +20,9 @@ use hsail::validate::CodeBlock;
 
 use crate::{Error, Locator, Options, Result};
 
+mod divide;
+mod memory;
+
 /// One explicit kernel argument.
 #[derive(Debug, Clone)]
 pub(crate) struct ArgInfo {
@@ -45,6 +48,8 @@ pub(crate) struct LoweredKernel {
     pub kernarg_size: u32,
     pub kernarg_align: u32,
     pub uses: Uses,
+    /// Bytes of group segment the kernel's `group` variables take.
+    pub group_size: u32,
     pub compiled: Compiled,
 }
 
@@ -118,6 +123,8 @@ struct Cx<'a> {
     regs: HashMap<(u16, u16), VReg>,
     /// Kernarg variable directive → byte offset in the kernarg segment.
     kernargs: HashMap<u32, u32>,
+    /// Group variable directive (definitions and declarations) → LDS address.
+    group: HashMap<u32, u32>,
     kernarg_ptr: Option<VReg>,
     dispatch_ptr: Option<VReg>,
     wgid: [Option<VReg>; 3],
@@ -129,6 +136,7 @@ struct Cx<'a> {
 
 pub(crate) fn lower_kernel(
     m: &BrigModule<'_>,
+    module_syms: &[hsail::validate::Symbol],
     cb: &CodeBlock,
     loc: &Locator<'_>,
     opts: &Options,
@@ -170,6 +178,7 @@ pub(crate) fn lower_kernel(
         off += size;
     }
     let kernarg_size = off;
+    let (group, group_size) = memory::group_layout(m, module_syms, cb, loc)?;
 
     // Pre-scan: which ABI inputs the kernel reads.
     let mut uses = Uses {
@@ -254,6 +263,7 @@ pub(crate) fn lower_kernel(
         f: Function::new(&name),
         regs: HashMap::new(),
         kernargs,
+        group,
         kernarg_ptr: None,
         dispatch_ptr: None,
         wgid: [None; 3],
@@ -327,6 +337,7 @@ pub(crate) fn lower_kernel(
         kernarg_size,
         kernarg_align: max_align,
         uses,
+        group_size,
         compiled,
     })
 }
@@ -563,11 +574,21 @@ impl Cx<'_> {
             }
             Code::InstCmp(c) => self.lower_cmp(c, ops, &what),
             Code::InstCvt(c) => self.lower_cvt(c, ops, &what),
+            Code::InstMem(mem) if mem.segment == BrigSegment::GROUP => match op {
+                BrigOpcode::LD => self.lower_ld_group(mem, ops, &what),
+                BrigOpcode::ST => self.lower_st_group(mem, ops, &what),
+                _ => Err(self.unsupported(what)),
+            },
             Code::InstMem(mem) => match op {
                 BrigOpcode::LD => self.lower_ld(mem, ops, &what),
                 BrigOpcode::ST => self.lower_st(mem, ops, &what),
                 _ => Err(self.unsupported(what)),
             },
+            Code::InstAddr(a) if op == BrigOpcode::LDA => self.lower_lda(a, ops, &what),
+            Code::InstBr(_) if op == BrigOpcode::BARRIER => self.lower_barrier(),
+            Code::InstBr(_) if op == BrigOpcode::WAVEBARRIER => Ok(()),
+            Code::InstAtomic(a) => self.lower_atomic(a, ops, &what),
+            Code::InstMemFence(f) => self.lower_memfence(f, &what),
             _ => Err(self.unsupported(what)),
         }
     }
@@ -633,6 +654,9 @@ impl Cx<'_> {
                     BrigOpcode::NEG => {
                         let a = self.val(s[0], 0)?;
                         self.emit("v_sub_u32_e64", vec![r(d), Opnd::constant(0), a])
+                    }
+                    BrigOpcode::DIV | BrigOpcode::REM if s.len() == 2 && kind != Kind::B => {
+                        self.divrem32(op == BrigOpcode::REM, signed, d, s[0], s[1])
                     }
                     BrigOpcode::ABS if signed => {
                         let a = self.val(s[0], 0)?;

@@ -538,4 +538,241 @@ fn unsupported_instructions_are_located_errors() {
     assert!(err.contains("div_f32 $s0"), "{err}");
     let out = hsakit(&["finalize", &src.display().to_string(), "--mcpu", "gfx1030"]);
     assert_eq!(out.status.code(), Some(1));
+    // 64-bit division is not lowered yet.
+    std::fs::write(
+        &src,
+        "module &m:1:0:$full:$large:$default;\n\
+         kernel &k(kernarg_u64 %p)\n{\n\
+         \tld_kernarg_u64 $d0, [%p];\n\
+         \tdiv_u64 $d1, $d0, $d0;\n\
+         \tst_global_u64 $d1, [$d0];\n\
+         \tret;\n};\n",
+    )
+    .unwrap();
+    let out = hsakit(&["finalize", &src.display().to_string(), "-o", "-"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.hsail:5:2: error: instruction `div_u64`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn group_reverse_runs() {
+    let n = 512usize;
+    let wg = 128usize;
+    let input: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761) ^ 0x8081_8283)
+        .collect();
+    let mut want = Vec::new();
+    for gid in 0..n {
+        let (g, l) = (gid / wg, gid % wg);
+        let r = wg - 1 - l;
+        let v = input[g * wg + r];
+        want.extend([
+            v,
+            v as u8 as i8 as i32 as u32,
+            v as u16 as i16 as i32 as u32,
+            r as u32,
+            v,
+            v.wrapping_add(wg as u32),
+        ]);
+    }
+    for mcpu in TARGETS {
+        let r = Run {
+            file: kernel("group_reverse.hsail"),
+            kernel: "&group_reverse",
+            grid: "512",
+            group: "128",
+        };
+        let got = run(&r, mcpu, &[Arg::Buf(u32s(&input)), Arg::Zeros(24 * n)], 1);
+        check("group_reverse", mcpu, &got, &want);
+        // The group segment: 8 + 1024 (module scope, the second 8-aligned)
+        // + 512 (16-aligned) + 128 + 256.
+        let s = ok(&[
+            "finalize",
+            &kernel("group_reverse.hsail"),
+            "--mcpu",
+            mcpu,
+            "-S",
+            "-o",
+            "-",
+        ]);
+        assert!(
+            s.contains(".amdhsa_group_segment_fixed_size 1936"),
+            "{mcpu}:\n{s}"
+        );
+        assert!(s.contains(".group_segment_fixed_size: 1936"), "{s}");
+        assert!(s.contains("s_barrier"), "{s}");
+        assert!(
+            s.contains("ds_read_b64") && s.contains("ds_write_b8"),
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn divrem_runs() {
+    let n = 256usize;
+    let mut a: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761).rotate_left(i % 29))
+        .collect();
+    let mut b: Vec<u32> = (0..n as u32)
+        .map(|i| (i.wrapping_mul(40503) ^ 0x1234_5678) >> (i % 32))
+        .collect();
+    let edges = [
+        (u32::MAX, 1),
+        (u32::MAX, u32::MAX),
+        (0, 5),
+        (7, 7),
+        (6, 7),
+        (0x8000_0000, 0x8000_0000),
+        (0x8000_0000, 1),
+        (0x8000_0000, 3),
+        (u32::MAX, 0x8000_0001),
+        (u32::MAX - 1, u32::MAX),
+        (1_000_000_007, 65_537),
+        (0xffff_fff0, 0xffff_fff1),
+        (0x7fff_ffff, 0xffff_fffe),
+        (12345, 0x7fff_ffff),
+    ];
+    for (k, &(x, y)) in edges.iter().enumerate() {
+        a[k] = x;
+        b[k] = y;
+    }
+    for i in 0..n {
+        if b[i] == 0 {
+            b[i] = i as u32 + 1;
+        }
+        if a[i] == 0x8000_0000 && b[i] == u32::MAX {
+            b[i] = 2;
+        }
+    }
+    // Division by zero: any value, no fault (lane `zero` is not compared).
+    let zero = 20;
+    b[zero] = 0;
+    let mut want = Vec::new();
+    for i in 0..n {
+        let (x, y) = (a[i], b[i].max(1));
+        let (sx, sy) = (x as i32, y as i32);
+        want.extend([
+            x / y,
+            x % y,
+            sx.wrapping_div(sy) as u32,
+            sx.wrapping_rem(sy) as u32,
+            x / 7,
+            (sx % -1_000_003) as u32,
+            (123_456_789 / sy) as u32,
+        ]);
+    }
+    for mcpu in TARGETS {
+        let r = Run {
+            file: kernel("divrem.hsail"),
+            kernel: "&divrem",
+            grid: "256",
+            group: "64",
+        };
+        let got = run(
+            &r,
+            mcpu,
+            &[Arg::Buf(u32s(&a)), Arg::Buf(u32s(&b)), Arg::Zeros(28 * n)],
+            2,
+        );
+        let mut want = want.clone();
+        want[7 * zero..7 * zero + 7].copy_from_slice(&got[7 * zero..7 * zero + 7]);
+        check("divrem", mcpu, &got, &want);
+    }
+}
+
+#[test]
+fn atomics_run() {
+    let n = 256u32;
+    let wg = 64usize;
+    let mut init = vec![0u32; 16 + 10 * n as usize];
+    init[2] = 10_000;
+    init[3] = u32::MAX;
+    init[6] = 0x7fff_ffff;
+    init[8] = 5;
+    for mcpu in TARGETS {
+        let r = Run {
+            file: kernel("atomics.hsail"),
+            kernel: "&atomics",
+            grid: "256",
+            group: "64",
+        };
+        let got = run(&r, mcpu, &[Arg::Buf(u32s(&init))], 0);
+        let sum: u32 = (0..n).sum();
+        let want_counters = [
+            n,
+            sum,
+            10_000 - 3 * n,
+            0,
+            u32::MAX,
+            0,
+            (-100i32) as u32,
+            3 * (n - 1),
+        ];
+        check("atomics counters", mcpu, &got[..8], &want_counters);
+        check(
+            "atomics 64-bit add, wrapinc, st",
+            mcpu,
+            &got[10..16],
+            &[sum, n, n % 101, 77, 0, 0],
+        );
+        let per =
+            |k: usize| -> Vec<u32> { (0..n as usize).map(|i| got[16 + 10 * i + k]).collect() };
+        // Returning add: the old values are a permutation of 0..n.
+        let mut olds = per(0);
+        olds.sort_unstable();
+        assert_eq!(olds, (0..n).collect::<Vec<_>>(), "{mcpu}: atomic_add olds");
+        // Exchange: the final value and the olds are the initial value and
+        // every stored value.
+        let mut seen = per(1);
+        seen.push(got[8]);
+        seen.sort_unstable();
+        let mut want: Vec<u32> = (0..n).map(|i| i + 1000).collect();
+        want.push(5);
+        want.sort_unstable();
+        assert_eq!(seen, want, "{mcpu}: atomic_exch");
+        // CAS from 0: exactly one work-item w wins and stores w + 1.
+        let cas = per(2);
+        let w = got[9].wrapping_sub(1) as usize;
+        assert!(w < n as usize, "{mcpu}: cas final {}", got[9]);
+        for (i, &c) in cas.iter().enumerate() {
+            let expect = if i == w { 0 } else { got[9] };
+            assert_eq!(c, expect, "{mcpu}: cas old of work-item {i}");
+        }
+        // Group atomics, per work-group.
+        let (gadd, gcas, gexch) = (per(3), per(4), per(5));
+        let (fadd, fand, fcas, fexch) = (per(6), per(7), per(8), per(9));
+        for g in 0..n as usize / wg {
+            let ids = g * wg..(g + 1) * wg;
+            let mut olds = gadd[ids.clone()].to_vec();
+            olds.sort_unstable();
+            assert_eq!(
+                olds,
+                (0..wg as u32).collect::<Vec<_>>(),
+                "{mcpu}: group add"
+            );
+            for i in ids.clone() {
+                assert_eq!(fadd[i], wg as u32, "{mcpu}: group add final");
+                assert_eq!(fand[i], 0, "{mcpu}: group and final");
+                assert_eq!(fcas[i], fcas[g * wg], "{mcpu}: group cas final");
+                assert_eq!(fexch[i], fexch[g * wg], "{mcpu}: group exch final");
+            }
+            let w = fcas[g * wg].wrapping_sub(1) as usize;
+            assert!(ids.contains(&w), "{mcpu}: group cas winner {w}");
+            for i in ids.clone() {
+                let expect = if i == w { 0 } else { fcas[i] };
+                assert_eq!(gcas[i], expect, "{mcpu}: group cas old of {i}");
+            }
+            let mut seen = gexch[ids].to_vec();
+            seen.push(fexch[g * wg]);
+            seen.sort_unstable();
+            let mut want: Vec<u32> = (0..wg as u32).collect();
+            want.push(0xdead);
+            assert_eq!(seen, want, "{mcpu}: group exch");
+        }
+    }
 }
