@@ -178,13 +178,17 @@ pub(crate) enum Atomic {
     PkAddBf16,
 }
 
-impl Atomic {
-    /// The 32-bit read-modify-write.
-    #[inline]
-    pub(crate) fn apply32(self, old: u32, src: u32, cmp: u32) -> u32 {
+/// The integer read-modify-writes, the same for both widths: `$u` is the
+/// unsigned type and `$i` its signed twin; `None` for the float ones.
+macro_rules! integer_rmw {
+    ($op:expr, $old:expr, $src:expr, $cmp:expr, $u:ty, $i:ty) => {{
         use Atomic::*;
-        let f = f32::from_bits;
-        match self {
+        let (old, src, cmp): ($u, $u, $u) = ($old, $src, $cmp);
+        let float = matches!(
+            $op,
+            CmpSwapF | AddF { .. } | MinF | MaxF | PkAddF16 | PkAddBf16
+        );
+        let v: $u = match $op {
             Swap => src,
             CmpSwap => {
                 if old == cmp {
@@ -193,19 +197,12 @@ impl Atomic {
                     old
                 }
             }
-            CmpSwapF => {
-                if f(old) == f(cmp) {
-                    src
-                } else {
-                    old
-                }
-            }
             Add => old.wrapping_add(src),
             Sub => old.wrapping_sub(src),
             Rsub => src.wrapping_sub(old),
-            Smin => (old as i32).min(src as i32) as u32,
+            Smin => (old as $i).min(src as $i) as $u,
             Umin => old.min(src),
-            Smax => (old as i32).max(src as i32) as u32,
+            Smax => (old as $i).max(src as $i) as $u,
             Umax => old.max(src),
             And => old & src,
             Or => old | src,
@@ -232,78 +229,47 @@ impl Atomic {
                     old.wrapping_add(cmp)
                 }
             }
-            AddF { ftz } => {
-                if ftz {
-                    flush32(flush32(f(old)) + flush32(f(src))).to_bits()
-                } else {
-                    (f(old) + f(src)).to_bits()
-                }
-            }
-            MinF => min_num(f(old), f(src)).to_bits(),
-            MaxF => max_num(f(old), f(src)).to_bits(),
-            PkAddF16 => pk_add(old, src, f16_to_f32, f32_to_f16),
-            PkAddBf16 => pk_add(old, src, bf16_to_f32, f32_to_bf16),
+            CmpSwapF | AddF { .. } | MinF | MaxF | PkAddF16 | PkAddBf16 => 0,
+        };
+        if float { None } else { Some(v) }
+    }};
+}
+
+impl Atomic {
+    /// The 32-bit read-modify-write.
+    #[inline]
+    pub(crate) fn apply32(self, old: u32, src: u32, cmp: u32) -> u32 {
+        if let Some(v) = integer_rmw!(self, old, src, cmp, u32, i32) {
+            return v;
+        }
+        let f = f32::from_bits;
+        match self {
+            Atomic::CmpSwapF if f(old) == f(cmp) => src,
+            Atomic::AddF { ftz: true } => flush32(flush32(f(old)) + flush32(f(src))).to_bits(),
+            Atomic::AddF { ftz: false } => (f(old) + f(src)).to_bits(),
+            Atomic::MinF => min_num(f(old), f(src)).to_bits(),
+            Atomic::MaxF => max_num(f(old), f(src)).to_bits(),
+            Atomic::PkAddF16 => pk_add(old, src, f16_to_f32, f32_to_f16),
+            Atomic::PkAddBf16 => pk_add(old, src, bf16_to_f32, f32_to_bf16),
+            _ => old,
         }
     }
 
     /// The 64-bit read-modify-write.
     #[inline]
     pub(crate) fn apply64(self, old: u64, src: u64, cmp: u64) -> u64 {
-        use Atomic::*;
+        if let Some(v) = integer_rmw!(self, old, src, cmp, u64, i64) {
+            return v;
+        }
         let f = f64::from_bits;
         match self {
-            Swap => src,
-            CmpSwap => {
-                if old == cmp {
-                    src
-                } else {
-                    old
-                }
-            }
-            CmpSwapF => {
-                if f(old) == f(cmp) {
-                    src
-                } else {
-                    old
-                }
-            }
-            Add => old.wrapping_add(src),
-            Sub => old.wrapping_sub(src),
-            Rsub => src.wrapping_sub(old),
-            Smin => (old as i64).min(src as i64) as u64,
-            Umin => old.min(src),
-            Smax => (old as i64).max(src as i64) as u64,
-            Umax => old.max(src),
-            And => old & src,
-            Or => old | src,
-            Xor => old ^ src,
-            Inc => {
-                if old >= src {
-                    0
-                } else {
-                    old + 1
-                }
-            }
-            Dec => {
-                if old == 0 || old > src {
-                    src
-                } else {
-                    old - 1
-                }
-            }
-            Mskor => (old & !src) | cmp,
-            Wrap => {
-                if old >= src {
-                    old - src
-                } else {
-                    old.wrapping_add(cmp)
-                }
-            }
-            AddF { .. } => (f(old) + f(src)).to_bits(),
-            MinF => min_num(f(old), f(src)).to_bits(),
-            MaxF => max_num(f(old), f(src)).to_bits(),
-            // No 64-bit packed forms: keep memory unchanged.
-            PkAddF16 | PkAddBf16 => old,
+            Atomic::CmpSwapF if f(old) == f(cmp) => src,
+            Atomic::AddF { .. } => (f(old) + f(src)).to_bits(),
+            Atomic::MinF => min_num(f(old), f(src)).to_bits(),
+            Atomic::MaxF => max_num(f(old), f(src)).to_bits(),
+            // No 64-bit packed forms (memory unchanged), and a failed
+            // float compare-and-swap.
+            _ => old,
         }
     }
 }
