@@ -182,7 +182,6 @@ impl Device {
                             .map(|s| s.base + t as u64 * s.waves_per_thread * s.per_wave);
                         match runner.run_workgroup(
                             wg,
-                            counts,
                             slot,
                             scratch.as_ref().map_or(0, |s| s.per_wave),
                         ) {
@@ -235,10 +234,8 @@ impl Device {
             runner.values.private_segment_buffer = crate::exec::mubuf::scratch_resource(sc.base);
             runner.scratch_base = sc.base;
         }
-        let counts = [1, 1, 1];
         let result = runner.run_workgroup(
             [0; 3],
-            counts,
             scratch.as_ref().map(|s| s.base),
             scratch.as_ref().map_or(0, |s| s.per_wave),
         );
@@ -246,7 +243,9 @@ impl Device {
             self.memory.free(s.base);
         }
         result?;
-        Ok(runner.waves_store[..waves_per_group as usize].to_vec())
+        // The first group may be partial (grid smaller than a group), so it
+        // can have fewer than `waves_per_group` waves: return the ones it ran.
+        Ok(runner.waves_store)
     }
 
     fn scratch(
@@ -337,7 +336,6 @@ impl<'a> Runner<'a> {
     fn run_workgroup(
         &mut self,
         wg: [u32; 3],
-        counts: [u32; 3],
         scratch_slot: Option<u64>,
         scratch_per_wave: u64,
     ) -> Result<(), DispatchError> {
@@ -353,7 +351,6 @@ impl<'a> Runner<'a> {
         self.lds.fill(0);
         let mut values = self.values.clone();
         values.workgroup_id = wg;
-        let _ = counts;
         for (i, w) in self.waves_store[..nwaves].iter_mut().enumerate() {
             let scratch = scratch_slot.map_or(0, |s| s + i as u64 * scratch_per_wave);
             values.workgroup_info = workgroup_info(i == 0, 0, nwaves as u32);

@@ -104,8 +104,10 @@ impl Image {
         })?;
         let mut image = vec![0u8; size as usize];
         for s in &loads {
-            let file = bytes
-                .get(s.offset as usize..(s.offset + s.filesz) as usize)
+            let file = s
+                .offset
+                .checked_add(s.filesz)
+                .and_then(|end| bytes.get(s.offset as usize..end as usize))
                 .ok_or_else(|| {
                     LoadError::Unsupported(format!(
                         "segment at file offset {:#x} runs past the end of the file",
@@ -125,13 +127,13 @@ impl Image {
                 .iter()
                 .chain(&co.symbols)
                 .find(|s| s.name == name && s.shndx != 0)
-                .map(|s| base + s.value)
+                .map(|s| base.wrapping_add(s.value))
         };
         for r in &co.relocations {
             let at = r.offset as usize;
             let put = |image: &mut Vec<u8>, bytes: &[u8]| -> Result<(), LoadError> {
                 image
-                    .get_mut(at..at + bytes.len())
+                    .get_mut(at..at.saturating_add(bytes.len()))
                     .ok_or_else(|| {
                         LoadError::Unsupported(format!(
                             "relocation at {:#x} outside the image",
@@ -186,7 +188,7 @@ impl Image {
                     k.name
                 )));
             };
-            let descriptor_address = base + k.descriptor_address;
+            let descriptor_address = base.wrapping_add(k.descriptor_address);
             kernels.push(LoadedKernel {
                 name: k.name.to_string(),
                 descriptor: *kd,
@@ -202,7 +204,7 @@ impl Image {
             .iter()
             .chain(&co.symbols)
             .filter(|s| s.shndx != 0 && !s.name.is_empty())
-            .map(|s| (s.name.to_string(), base + s.value, s.size))
+            .map(|s| (s.name.to_string(), base.wrapping_add(s.value), s.size))
             .collect();
         Ok(Image {
             base,

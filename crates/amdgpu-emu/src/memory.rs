@@ -275,8 +275,13 @@ impl Memory {
 
     /// Reads `len` bytes at `addr` into a new vector.
     pub fn read_vec(&self, addr: u64, len: usize) -> Result<Vec<u8>, MemFault> {
+        let view = self.view();
+        if len != 0 {
+            // Bounds first, so that a bad length faults instead of allocating.
+            view.locate(addr, len as u64)?;
+        }
         let mut v = vec![0; len];
-        self.read(addr, &mut v)?;
+        view.read_bytes(addr, &mut v)?;
         Ok(v)
     }
 }

@@ -204,7 +204,7 @@ impl KernargBuilder {
             )));
         }
         let start = a.offset as usize;
-        let Some(slot) = self.bytes.get_mut(start..start + value.len()) else {
+        let Some(slot) = self.bytes.get_mut(start..start.saturating_add(value.len())) else {
             return Err(self.error(format!(
                 "{} lies outside the {}-byte kernarg segment",
                 describe_arg(self.next, &a),

@@ -822,7 +822,11 @@ impl Inner {
         let dynamic_stack = kd.properties().uses_dynamic_stack() != 0
             || md.and_then(|m| m.uses_dynamic_stack).unwrap_or(false);
         if dynamic_stack {
-            private = private.max(kd.private_segment_fixed_size.get() + DYNAMIC_STACK_SIZE);
+            private = private.max(
+                kd.private_segment_fixed_size
+                    .get()
+                    .saturating_add(DYNAMIC_STACK_SIZE),
+            );
         }
         let agprs = if image.target.has_mai() {
             md.and_then(|m| m.agpr_count).unwrap_or(0) as u32

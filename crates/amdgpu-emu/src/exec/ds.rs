@@ -431,7 +431,7 @@ fn ds_atomic(w: &mut Wave, d: &Decoded, c: &mut Ctx<'_>, op: Atomic, wide: bool,
         old[l] = lds_rmw(c.lds, a[l], wide, op, src[l], cmp[l])?;
     }
     if rtn {
-        write_returned(w, &d.op(0).clone(), &old, wide);
+        write_returned(w, d.op(0), &old, wide);
     }
     Ok(())
 }
@@ -658,7 +658,7 @@ fn exec_ds_read_addtid_b32(w: &mut Wave, d: &Decoded, c: &mut Ctx<'_>) -> R {
     for l in lanes_of(w.exec()) {
         out[l] = lds_load(c.lds, u64::from(base.wrapping_add(4 * l as u32)), 4)? as u32;
     }
-    w.write_lanes(&d.op(0).clone(), &out);
+    w.write_lanes(d.op(0), &out);
     Ok(())
 }
 
@@ -704,7 +704,7 @@ fn exec_ds_swizzle_b32(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
         let s = swizzle_source(off, l);
         *o = if exec >> s & 1 != 0 { src[s] } else { 0 };
     }
-    w.write_lanes(&d.op(0).clone(), &out);
+    w.write_lanes(d.op(0), &out);
     Ok(())
 }
 
@@ -720,7 +720,7 @@ fn exec_ds_permute_b32(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
     for l in lanes_of(exec) {
         out[(addr[l].wrapping_add(off) / 4 % 64) as usize] = data[l];
     }
-    w.write_lanes(&d.op(0).clone(), &out);
+    w.write_lanes(d.op(0), &out);
     Ok(())
 }
 
@@ -736,7 +736,7 @@ fn exec_ds_bpermute_b32(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
         let s = (addr[l].wrapping_add(off) / 4 % 64) as usize;
         *o = if exec >> s & 1 != 0 { data[s] } else { 0 };
     }
-    w.write_lanes(&d.op(0).clone(), &out);
+    w.write_lanes(d.op(0), &out);
     Ok(())
 }
 
@@ -753,7 +753,7 @@ fn counter(w: &mut Wave, d: &Decoded, c: &mut Ctx<'_>, consume: bool) -> R {
         old.wrapping_add(n)
     };
     lds_store(c.lds, a, 4, u64::from(new))?;
-    w.write_lanes(&d.op(0).clone(), &[old; LANES]);
+    w.write_lanes(d.op(0), &[old; LANES]);
     Ok(())
 }
 

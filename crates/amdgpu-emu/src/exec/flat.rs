@@ -810,7 +810,7 @@ fn exec_atomic(w: &mut Wave, d: &Decoded, c: &mut Ctx<'_>, op: Atomic, wide: boo
         };
     }
     if has_dst {
-        write_returned(w, &d.op(0).clone(), &old, wide);
+        write_returned(w, d.op(0), &old, wide);
     }
     Ok(())
 }

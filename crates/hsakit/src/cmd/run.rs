@@ -21,6 +21,7 @@ use std::time::Duration;
 use amdgpu_object::CodeObject;
 use amdgpu_object::metadata::{KernelArg, ValueKind};
 use anyhow::{Context, anyhow, bail};
+use hsa_runtime::system::GROUP_SEGMENT_SIZE;
 use hsa_runtime::{
     Condition, DispatchPacket, Error, Executable, Geometry, HiddenValues, KernargBuilder, Queue,
     Region, Signal, Stats, System, describe_arg,
@@ -317,11 +318,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     "a dynamic group-segment (local) buffer",
                 )?;
                 let align = meta.pointee_align.unwrap_or(16).max(1);
-                let offset = group_size.next_multiple_of(align);
-                group_size = offset + n;
-                if group_size > 65536 {
+                let offset = group_size
+                    .checked_next_multiple_of(align)
+                    .unwrap_or(u64::MAX);
+                group_size = offset.saturating_add(*n);
+                if group_size > GROUP_SEGMENT_SIZE {
                     bail!(
-                        "kernel `{}`: group segment of {group_size} bytes (with {}) exceeds 65536",
+                        "kernel `{}`: group segment of {group_size} bytes (with {}) exceeds {GROUP_SEGMENT_SIZE}",
                         kernel.name,
                         what()
                     );
