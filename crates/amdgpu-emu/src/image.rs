@@ -68,6 +68,22 @@ pub struct Image {
     pub metadata: Option<Metadata>,
 }
 
+/// Device memory reserved for an image being loaded: freed on drop unless
+/// the load succeeded.
+struct Reservation<'a> {
+    memory: &'a Memory,
+    base: u64,
+    keep: bool,
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        if !self.keep {
+            self.memory.free(self.base);
+        }
+    }
+}
+
 impl Image {
     /// Loads a linked (`ET_DYN`) code object into `memory`.
     pub fn load(memory: &Memory, bytes: &[u8]) -> Result<Image, LoadError> {
@@ -102,6 +118,12 @@ impl Image {
         let base = memory.allocate(size, 1 << 16).ok_or_else(|| {
             LoadError::Unsupported(format!("cannot allocate {size} bytes for the image"))
         })?;
+        // Freed again if loading fails from here on.
+        let mut reservation = Reservation {
+            memory,
+            base,
+            keep: false,
+        };
         let mut image = vec![0u8; size as usize];
         for s in &loads {
             let file = s
@@ -206,6 +228,7 @@ impl Image {
             .filter(|s| s.shndx != 0 && !s.name.is_empty())
             .map(|s| (s.name.to_string(), base.wrapping_add(s.value), s.size))
             .collect();
+        reservation.keep = true;
         Ok(Image {
             base,
             size,

@@ -30,6 +30,10 @@ pub const FIRST_ADDRESS: u64 = 0x1_0000_0000;
 /// Unmapped gap after every allocation (and minimum alignment).
 pub const GUARD: u64 = 0x1_0000;
 
+/// Most bytes allocated at once (host memory backs device memory): an
+/// allocation past it fails instead of exhausting the host.
+pub const MEMORY_LIMIT: u64 = 16 << 30;
+
 /// Highest device address + 1 (47-bit user address space; the group and
 /// private apertures lie above it).
 pub const ADDRESS_LIMIT: u64 = 1 << 47;
@@ -102,9 +106,18 @@ impl fmt::Debug for Allocation {
 }
 
 impl Allocation {
-    fn new(base: u64, size: u64) -> Allocation {
-        let words = (0..size.div_ceil(8)).map(|_| AtomicU64::new(0)).collect();
-        Allocation { base, size, words }
+    /// Zeroed storage, or `None` if the host cannot provide it (instead of
+    /// aborting the process).
+    fn new(base: u64, size: u64) -> Option<Allocation> {
+        let n = usize::try_from(size.div_ceil(8)).ok()?;
+        let mut words = Vec::new();
+        words.try_reserve_exact(n).ok()?;
+        words.extend((0..n).map(|_| AtomicU64::new(0)));
+        Some(Allocation {
+            base,
+            size,
+            words: words.into_boxed_slice(),
+        })
     }
 
     /// Device address of the first byte.
@@ -198,6 +211,8 @@ impl Allocation {
 pub struct Memory {
     map: RwLock<Arc<Vec<Arc<Allocation>>>>,
     next: Mutex<u64>,
+    /// Bytes currently allocated.
+    allocated: AtomicU64,
 }
 
 impl Default for Memory {
@@ -212,6 +227,7 @@ impl Memory {
         Memory {
             map: RwLock::new(Arc::new(Vec::new())),
             next: Mutex::new(FIRST_ADDRESS),
+            allocated: AtomicU64::new(0),
         }
     }
 
@@ -226,8 +242,12 @@ impl Memory {
         if end > ADDRESS_LIMIT {
             return None;
         }
+        if self.allocated.load(Ordering::Relaxed).saturating_add(size) > MEMORY_LIMIT {
+            return None;
+        }
+        let alloc = Arc::new(Allocation::new(base, size.max(1))?);
+        self.allocated.fetch_add(alloc.size, Ordering::Relaxed);
         *next = end.checked_add(GUARD)?;
-        let alloc = Arc::new(Allocation::new(base, size.max(1)));
         let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
         let mut v: Vec<Arc<Allocation>> = map.as_ref().clone();
         let at = v.partition_point(|a| a.base < base);
@@ -243,7 +263,8 @@ impl Memory {
             return false;
         };
         let mut v: Vec<Arc<Allocation>> = map.as_ref().clone();
-        v.remove(at);
+        let gone = v.remove(at);
+        self.allocated.fetch_sub(gone.size, Ordering::Relaxed);
         *map = Arc::new(v);
         true
     }
@@ -470,6 +491,9 @@ mod tests {
         assert_eq!(v.load(b, 8).unwrap(), 21);
         assert!(m.free(a));
         assert!(m.view().load(a, 1).is_err());
+        // Past the limit: refused, not an abort; freed bytes count again.
+        assert_eq!(m.allocate(MEMORY_LIMIT, 8), None);
+        assert!(m.allocate(1 << 20, 8).is_some());
         // The old view still holds the allocation.
         assert_eq!(v.load(a + 6, 4).unwrap(), 0xdead_beef);
     }
