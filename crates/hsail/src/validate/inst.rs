@@ -234,14 +234,45 @@ impl core::fmt::Debug for Shape {
 impl core::hash::Hash for Shape {
     #[inline]
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        state.write(&self.bytes);
+        for w in self.bytes.chunks_exact(8) {
+            state.write_u64(u64::from_le_bytes([
+                w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7],
+            ]));
+        }
     }
 }
 
-/// A [`Shape`] being built.
+/// A [`Shape`] being built, with the registers its operands name (what
+/// [`check_inst`] records), so an instruction of a known shape has them
+/// recorded without decoding its operands again.
 struct ShapeBuf {
     shape: Shape,
     len: usize,
+    regs: ShapeRegs,
+}
+
+/// The registers an instruction names, as (class, number), in operand
+/// order (see [`ShapeBuf`]).
+#[derive(Debug)]
+pub struct ShapeRegs {
+    list: [(BrigRegisterKind, u16); SHAPE_REGS],
+    len: usize,
+}
+
+/// Instructions naming more registers than this are not remembered.
+const SHAPE_REGS: usize = 16;
+
+impl ShapeRegs {
+    #[inline]
+    fn push(&mut self, r: &brig::BrigOperandRegister) -> Option<()> {
+        *self.list.get_mut(self.len)? = (r.reg_kind, r.reg_num.get());
+        self.len += 1;
+        Some(())
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (BrigRegisterKind, u16)> + '_ {
+        self.list[..self.len].iter().copied()
+    }
 }
 
 impl ShapeBuf {
@@ -262,12 +293,20 @@ impl Shape {
     /// `None` for instructions not worth remembering (code lists, rare
     /// operand kinds, too many operands).
     #[inline]
-    pub fn of(m: &Index<'_>, bytes: &[u8], operands: &InstOperands<'_>) -> Option<Self> {
+    pub fn of(
+        m: &Index<'_>,
+        bytes: &[u8],
+        operands: &InstOperands<'_>,
+    ) -> Option<(Self, ShapeRegs)> {
         let mut k = ShapeBuf {
             shape: Self {
                 bytes: [0; SHAPE_BYTES],
             },
             len: 0,
+            regs: ShapeRegs {
+                list: [(BrigRegisterKind::CONTROL, 0); SHAPE_REGS],
+                len: 0,
+            },
         };
         // BrigInstBase: base (4), opcode (2), type (2), operands (4).
         k.push(bytes.get(..8)?)?;
@@ -277,13 +316,14 @@ impl Shape {
             let o = operands.get(i)?;
             shape_operand(m, &mut k, o, false)?;
         }
-        Some(k.shape)
+        Some((k.shape, k.regs))
     }
 }
 
 fn shape_operand(m: &Index<'_>, k: &mut ShapeBuf, o: Operand<'_>, in_list: bool) -> Option<()> {
     match o {
         Operand::Register(r) => {
+            k.regs.push(r)?;
             let c = r.reg_kind.raw().to_le_bytes();
             if in_list {
                 let n = r.reg_num.get().to_le_bytes();
@@ -301,7 +341,10 @@ fn shape_operand(m: &Index<'_>, k: &mut ShapeBuf, o: Operand<'_>, in_list: bool)
             let reg = match a.reg.non_null() {
                 None => [0xff; 2],
                 Some(r) => match m.operand(r).ok()? {
-                    Operand::Register(r) => r.reg_kind.raw().to_le_bytes(),
+                    Operand::Register(r) => {
+                        k.regs.push(r)?;
+                        r.reg_kind.raw().to_le_bytes()
+                    }
                     _ => return None,
                 },
             };
@@ -359,52 +402,22 @@ pub fn check_inst_memo(
         .code_bytes(at)
         .ok()
         .and_then(|b| Shape::of(m, b, operands));
-    if let Some(shape) = &shape
+    if let Some((shape, names)) = &shape
         && memo.contains(shape)
     {
-        note_operand_registers(m, operands, regs, seen);
+        // What check_inst records for an instruction that passes: its
+        // register operands, vector elements and address registers.
+        for (k, n) in names.iter() {
+            note_register_in(regs, seen, k, n);
+        }
         return;
     }
     let before = errors.len();
     check_inst(m, env, at, c, operands, errors, regs, seen);
-    if let Some(shape) = shape
+    if let Some((shape, _)) = shape
         && errors.len() == before
     {
         memo.insert(shape);
-    }
-}
-
-/// Records the registers of an instruction that passed [`check_inst`]:
-/// the ones it records (register operands, vector elements, address
-/// registers).
-fn note_operand_registers(
-    m: &Index<'_>,
-    operands: &InstOperands<'_>,
-    regs: &mut RegisterUse,
-    seen: &mut [Vec<u64>; 4],
-) {
-    let mut note = |r: &brig::BrigOperandRegister| {
-        note_register_in(regs, seen, r.reg_kind, r.reg_num.get());
-    };
-    for o in operands.iter() {
-        match o {
-            Operand::Register(r) => note(r),
-            Operand::Address(a) => {
-                if let Some(r) = a.reg.non_null()
-                    && let Ok(Operand::Register(r)) = m.operand(r)
-                {
-                    note(r);
-                }
-            }
-            Operand::OperandList(l) => {
-                for &e in m.operand_list_ref(l.elements).unwrap_or_default() {
-                    if let Ok(Operand::Register(r)) = m.operand(e) {
-                        note(r);
-                    }
-                }
-            }
-            _ => {}
-        }
     }
 }
 
@@ -490,6 +503,7 @@ fn check_operand_count(cx: &mut Cx<'_, '_, '_>) {
 }
 
 /// The type an operand is read with, resolved for this instruction.
+#[inline]
 fn resolve(cx: &Cx<'_, '_, '_>, t: Ty) -> Option<BrigType> {
     Some(match t {
         Ty::Inst => cx.v.ty,
@@ -528,6 +542,7 @@ fn unsigned_of(t: BrigType) -> BrigType {
 }
 
 /// The register class holding values of `t` (PRM 4.16.2).
+#[inline]
 fn reg_kind_for(t: BrigType) -> Option<BrigRegisterKind> {
     if t.base_class() == BaseClass::Opaque {
         // Image, sampler and signal handles are 64-bit in both models
@@ -552,6 +567,7 @@ fn reg_name(k: BrigRegisterKind, n: u16) -> String {
 }
 
 /// Records a register in the use summary.
+#[inline]
 fn note_register(cx: &mut Cx<'_, '_, '_>, k: BrigRegisterKind, n: u16) {
     note_register_in(cx.regs, cx.seen, k, n);
 }
@@ -588,7 +604,9 @@ fn check_operands(cx: &mut Cx<'_, '_, '_>) {
         } else {
             kind
         };
-        check_operand(cx, i, kind, o);
+        if !operand_passes(cx, kind, &o) {
+            check_operand(cx, i, kind, o);
+        }
     }
     // Registers in operands beyond the table (already an error) are still
     // recorded for the limits.
@@ -596,6 +614,37 @@ fn check_operands(cx: &mut Cx<'_, '_, '_>) {
         if let Some(Operand::Register(r)) = cx.operand(i) {
             note_register(cx, r.reg_kind, r.reg_num.get());
         }
+    }
+}
+
+/// The common case of [`check_operand`] without building any message: a
+/// register of the right class for a register or source operand, or an
+/// immediate of the right size for a source operand. Records the register
+/// and returns `true` when the operand passes; `false` sends it to
+/// [`check_operand`] (recording a register twice is harmless).
+#[inline]
+fn operand_passes(cx: &mut Cx<'_, '_, '_>, kind: Opnd, o: &Operand<'_>) -> bool {
+    let (t, src) = match kind {
+        Opnd::Dst(t) | Opnd::Reg(t) => (t, false),
+        Opnd::Src(t) => (t, true),
+        _ => return false,
+    };
+    match o {
+        Operand::Register(r) => {
+            if let Some(want) = resolve(cx, t).and_then(reg_kind_for)
+                && want != r.reg_kind
+            {
+                return false;
+            }
+            note_register(cx, r.reg_kind, r.reg_num.get());
+            true
+        }
+        Operand::ConstantBytes(c) if src => {
+            let Some(t) = resolve(cx, t) else { return true };
+            let len = cx.m.data_bytes(c.bytes).map_or(0, <[u8]>::len) as u32;
+            len == t.byte_size().unwrap_or(0) && t.base_class() != BaseClass::Opaque
+        }
+        _ => false,
     }
 }
 
@@ -850,24 +899,26 @@ fn check_address(cx: &mut Cx<'_, '_, '_>, i: usize, a: &brig::BrigOperandAddress
             cx.op_err("PRM 2.9", i, msg);
         }
     }
-    if let Some(sym) = a.symbol.non_null()
-        && let Ok(Code::DirectiveVariable(var)) = cx.m.code(sym)
+    let var_segment = match a.symbol.non_null().map(|sym| cx.m.code(sym)) {
+        Some(Ok(Code::DirectiveVariable(var))) => Some(var.segment),
+        _ => None,
+    };
+    if let Some(var_segment) = var_segment
         && seg != Seg::FLAT
-        && var.segment != seg
+        && var_segment != seg
         && cx.v.opcode != Op::LDA
     {
         let msg = format!(
             "variable in the {} segment used by an instruction of the {} segment",
-            seg_name(var.segment),
+            seg_name(var_segment),
             seg_name(seg)
         );
         cx.op_err("PRM 4.18", i, msg);
     }
-    if let Some(sym) = a.symbol.non_null()
-        && let Ok(Code::DirectiveVariable(var)) = cx.m.code(sym)
+    if let Some(var_segment) = var_segment
         && cx.v.opcode == Op::LDA
         && seg != Seg::FLAT
-        && var.segment != seg
+        && var_segment != seg
     {
         cx.op_err(
             "PRM 5.8",
@@ -875,7 +926,7 @@ fn check_address(cx: &mut Cx<'_, '_, '_>, i: usize, a: &brig::BrigOperandAddress
             format!(
                 "lda in the {} segment of a variable in the {} segment",
                 seg_name(seg),
-                seg_name(var.segment)
+                seg_name(var_segment)
             ),
         );
     }
