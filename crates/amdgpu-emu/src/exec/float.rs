@@ -44,7 +44,7 @@
 use amdgpu_isa::gfx9::{Family, Op};
 
 use super::fp::{self, F16, F32, F64, Fmt, Fp, Round};
-use super::valu::{src, src64, write_dst, write_dst64};
+use super::valu::{abs_neg_masks, src, src_neg_abs, src64_neg_abs, write_dst, write_dst64};
 use super::{Ctx, Decoded, Exec, FaultKind};
 use crate::wave::{LANES, Lanes, Ty, Wave};
 
@@ -185,25 +185,10 @@ pub fn lookup(op: Op) -> Option<Exec> {
 // ---------------------------------------------------------------------------
 // Source readers and result writers.
 
-/// The `abs` and `neg` modifier bits of source `k`.
-#[inline]
-fn absneg(d: &Decoded, k: usize) -> (bool, bool) {
-    let m = &d.inst.mods;
-    (m.abs >> k & 1 != 0, m.neg >> k & 1 != 0)
-}
-
 /// Source `k` as f32 lanes, `abs` then `neg` applied.
+#[inline]
 fn s32(w: &Wave, d: &Decoded, k: usize) -> Lanes {
-    let mut v = src(w, d, d.first_src + k, Ty::B32);
-    let (abs, neg) = absneg(d, k);
-    let and = if abs { 0x7fff_ffff } else { u32::MAX };
-    let xor = if neg { 0x8000_0000 } else { 0 };
-    if abs || neg {
-        for x in v.iter_mut() {
-            *x = *x & and ^ xor;
-        }
-    }
-    v
+    src_neg_abs(w, d, d.first_src + k, Ty::B32)
 }
 
 /// Source `k` as f16 lanes (in the low 16 bits; `op_sel` bit `k` picks the
@@ -215,9 +200,8 @@ fn s16(w: &Wave, d: &Decoded, k: usize) -> Lanes {
     } else {
         0
     };
-    let (abs, neg) = absneg(d, k);
-    let and = if abs { 0x7fff } else { 0xffff };
-    let xor = if neg { 0x8000 } else { 0 };
+    let (abs, neg) = abs_neg_masks(d, k, 0x8000);
+    let (and, xor) = (0xffff & !abs as u32, neg as u32);
     for x in v.iter_mut() {
         *x = (*x >> sh) & and ^ xor;
     }
@@ -225,17 +209,9 @@ fn s16(w: &Wave, d: &Decoded, k: usize) -> Lanes {
 }
 
 /// Source `k` as f64 lanes, `abs` then `neg` applied.
+#[inline]
 fn s64(w: &Wave, d: &Decoded, k: usize) -> [u64; LANES] {
-    let mut v = src64(w, d, d.first_src + k, Ty::F64);
-    let (abs, neg) = absneg(d, k);
-    let and = if abs { !F64.sign() } else { u64::MAX };
-    let xor = if neg { F64.sign() } else { 0 };
-    if abs || neg {
-        for x in v.iter_mut() {
-            *x = *x & and ^ xor;
-        }
-    }
-    v
+    src64_neg_abs(w, d, d.first_src + k, Ty::F64)
 }
 
 /// Source `k` as raw 32-bit lanes (integer sources, no modifiers).

@@ -476,29 +476,31 @@ pub fn src64_k(w: &Wave, d: &Decoded, k: usize, ty: Ty) -> [u64; LANES] {
     src64(w, d, d.first_src + k, ty)
 }
 
+/// The float `abs` and `neg` modifiers of source `k` as masks of the sign
+/// bit `sign` (zero when the modifier is off): the value is
+/// `(x & !abs) ^ neg` (abs first, then neg).
+#[inline]
+pub fn abs_neg_masks(d: &Decoded, k: usize, sign: u64) -> (u64, u64) {
+    if k >= 8 {
+        return (0, 0);
+    }
+    let m = &d.inst.mods;
+    let on = |bits: u8| if bits >> k & 1 != 0 { sign } else { 0 };
+    (on(m.abs), on(m.neg))
+}
+
 /// Operand `i` as 32-bit lanes with the float source modifiers of source
 /// `i - first_src` applied to the sign bit (bit 15 for `Ty::F16`, else
 /// bit 31): `abs` clears it, then `neg` flips it.
 #[inline]
 pub fn src_neg_abs(w: &Wave, d: &Decoded, i: usize, ty: Ty) -> Lanes {
     let mut v = src(w, d, i, ty);
-    let k = i.wrapping_sub(d.first_src);
-    if k < 8 {
-        let sign = if ty == Ty::F16 { 0x8000 } else { 0x8000_0000 };
-        let abs = if d.inst.mods.abs >> k & 1 != 0 {
-            sign
-        } else {
-            0
-        };
-        let neg = if d.inst.mods.neg >> k & 1 != 0 {
-            sign
-        } else {
-            0
-        };
-        if abs | neg != 0 {
-            for x in v.iter_mut() {
-                *x = (*x & !abs) ^ neg;
-            }
+    let sign = if ty == Ty::F16 { 0x8000 } else { 0x8000_0000 };
+    let (abs, neg) = abs_neg_masks(d, i.wrapping_sub(d.first_src), sign);
+    if abs | neg != 0 {
+        let (abs, neg) = (abs as u32, neg as u32);
+        for x in v.iter_mut() {
+            *x = (*x & !abs) ^ neg;
         }
     }
     v
@@ -509,23 +511,10 @@ pub fn src_neg_abs(w: &Wave, d: &Decoded, i: usize, ty: Ty) -> Lanes {
 #[inline]
 pub fn src64_neg_abs(w: &Wave, d: &Decoded, i: usize, ty: Ty) -> [u64; LANES] {
     let mut v = src64(w, d, i, ty);
-    let k = i.wrapping_sub(d.first_src);
-    if k < 8 {
-        const SIGN: u64 = 1 << 63;
-        let abs = if d.inst.mods.abs >> k & 1 != 0 {
-            SIGN
-        } else {
-            0
-        };
-        let neg = if d.inst.mods.neg >> k & 1 != 0 {
-            SIGN
-        } else {
-            0
-        };
-        if abs | neg != 0 {
-            for x in v.iter_mut() {
-                *x = (*x & !abs) ^ neg;
-            }
+    let (abs, neg) = abs_neg_masks(d, i.wrapping_sub(d.first_src), 1 << 63);
+    if abs | neg != 0 {
+        for x in v.iter_mut() {
+            *x = (*x & !abs) ^ neg;
         }
     }
     v

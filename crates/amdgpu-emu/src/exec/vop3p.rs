@@ -81,7 +81,7 @@
 use amdgpu_isa::gfx9::{Family, Op, Operand};
 
 use super::fp::{self, Fp};
-use super::valu::{src, write_dst, write_dst64};
+use super::valu::{abs_neg_masks, src, write_dst, write_dst64};
 use super::{Ctx, Decoded, Exec, FaultKind};
 use crate::wave::{LANES, Lanes, Ty, Wave};
 
@@ -509,16 +509,8 @@ fn mix(w: &Wave, d: &Decoded, fused: bool) -> Lanes {
         let is16 = mods.op_sel_hi >> k & 1 != 0;
         let v = src(w, d, d.first_src + k, if is16 { Ty::F16 } else { Ty::B32 });
         let shift = 16 * u32::from(mods.op_sel >> k & 1);
-        let abs = if mods.abs >> k & 1 != 0 {
-            0x7fff_ffff
-        } else {
-            u32::MAX
-        };
-        let neg = if mods.neg >> k & 1 != 0 {
-            0x8000_0000
-        } else {
-            0
-        };
+        let (abs, neg) = abs_neg_masks(d, k, 0x8000_0000);
+        let (abs, neg) = (!abs as u32, neg as u32);
         for l in 0..LANES {
             let x = if is16 {
                 fp::f16_to_f32((v[l] >> shift) as u16, m16)
