@@ -87,7 +87,12 @@ impl Drop for Reservation<'_> {
 impl Image {
     /// Loads a linked (`ET_DYN`) code object into `memory`.
     pub fn load(memory: &Memory, bytes: &[u8]) -> Result<Image, LoadError> {
-        let co = CodeObject::parse(bytes)?;
+        Image::load_parsed(memory, &CodeObject::parse(bytes)?)
+    }
+
+    /// Loads a code object the caller has already parsed.
+    pub fn load_parsed(memory: &Memory, co: &CodeObject<'_>) -> Result<Image, LoadError> {
+        let bytes = co.data;
         if co.header.e_type != 3 {
             return Err(LoadError::Unsupported(format!(
                 "code object is not a shared object (e_type {}); link it with ld.lld -shared",

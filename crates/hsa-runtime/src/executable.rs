@@ -114,7 +114,7 @@ impl Executable {
             });
         }
         let shared = system.shared().clone();
-        let image = Arc::new(Image::load(&shared.memory, elf)?);
+        let image = Arc::new(Image::load_parsed(&shared.memory, &co)?);
         {
             let mut map = shared.kernels.write().unwrap_or_else(|e| e.into_inner());
             for (index, k) in image.kernels.iter().enumerate() {
