@@ -362,6 +362,16 @@ impl Cx<'_> {
         self.loc.unsupported(what, self.at)
     }
 
+    /// An ABI input register the usage scan should have enabled: a located
+    /// error, not a panic, if the scan and the lowering ever disagree.
+    fn input(&self, reg: Option<VReg>, what: &str) -> Result<VReg> {
+        reg.ok_or_else(|| {
+            self.unsupported(format!(
+                "{what} (internal error: the kernel's usage scan did not enable it)"
+            ))
+        })
+    }
+
     fn emit(&mut self, mnemonic: &str, ops: Vec<Opnd>) -> Result<()> {
         let inst = self.minst(mnemonic, ops)?;
         self.f.blocks[self.cur].insts.push(inst);
@@ -826,7 +836,7 @@ impl Cx<'_> {
 
     /// `workgroupsize` of dimension `d` (u16 at byte 4 + 2d of the packet).
     fn wgsize(&mut self, d: usize) -> Result<VReg> {
-        let dp = self.dispatch_ptr.expect("dispatch pointer enabled");
+        let dp = self.input(self.dispatch_ptr, "the dispatch pointer")?;
         let s = self.stemp(1);
         let (off, shift) = [(4, 0), (4, 16), (8, 0)][d];
         self.emit("s_load_dword", vec![r(s), pair(dp), Opnd::imm(off)])?;
@@ -840,7 +850,7 @@ impl Cx<'_> {
 
     /// `gridsize` of dimension `d` (u32 at byte 12 + 4d of the packet).
     fn gridsize(&mut self, d: usize) -> Result<VReg> {
-        let dp = self.dispatch_ptr.expect("dispatch pointer enabled");
+        let dp = self.input(self.dispatch_ptr, "the dispatch pointer")?;
         let s = self.stemp(1);
         self.emit(
             "s_load_dword",
@@ -866,10 +876,10 @@ impl Cx<'_> {
         let d = self.dst(ops[0])?;
         let dim = self.dim(ops)?;
         let v = match op {
-            BrigOpcode::WORKITEMID => self.tid[dim].expect("work-item id enabled"),
+            BrigOpcode::WORKITEMID => self.input(self.tid[dim], "the work-item ID")?,
             BrigOpcode::WORKGROUPID => {
                 let v = self.vtemp(1);
-                let g = self.wgid[dim].expect("work-group id enabled");
+                let g = self.input(self.wgid[dim], "the work-group ID")?;
                 self.emit("v_mov_b32", vec![r(v), r(g)])?;
                 v
             }
@@ -877,18 +887,18 @@ impl Cx<'_> {
             BrigOpcode::GRIDSIZE => self.gridsize(dim)?,
             BrigOpcode::WORKITEMABSID => {
                 let size = self.wgsize(dim)?;
-                let g = self.wgid[dim].expect("work-group id enabled");
+                let g = self.input(self.wgid[dim], "the work-group ID")?;
                 let base = self.vtemp(1);
                 self.emit("v_mul_lo_u32", vec![r(base), r(g), r(size)])?;
                 let v = self.vtemp(1);
-                let tid = self.tid[dim].expect("work-item id enabled");
+                let tid = self.input(self.tid[dim], "the work-item ID")?;
                 self.emit("v_add_u32_e64", vec![r(v), r(base), r(tid)])?;
                 v
             }
             BrigOpcode::CURRENTWORKGROUPSIZE => {
                 let size = self.wgsize(dim)?;
                 let grid = self.gridsize(dim)?;
-                let g = self.wgid[dim].expect("work-group id enabled");
+                let g = self.input(self.wgid[dim], "the work-group ID")?;
                 let base = self.vtemp(1);
                 self.emit("v_mul_lo_u32", vec![r(base), r(g), r(size)])?;
                 let rest = self.vtemp(1);
@@ -1264,7 +1274,7 @@ impl Cx<'_> {
                     return Err(self.unsupported(format!("{what} from a register address")));
                 };
                 let at = i64::from(k) + offset;
-                let kp = self.kernarg_ptr.expect("kernarg pointer enabled");
+                let kp = self.input(self.kernarg_ptr, "the kernarg segment pointer")?;
                 match bits {
                     8 | 16 => {
                         let s = self.stemp(1);
