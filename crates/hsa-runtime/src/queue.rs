@@ -256,6 +256,8 @@ impl Queue {
             .name(format!("aql-queue-{id}"))
             .spawn(move || worker.run())
             .map_err(|e| {
+                inner.shared.memory.free(inner.ring);
+                inner.shared.memory.free(inner.address);
                 Error::OutOfResources(format!("cannot start the packet processor thread: {e}"))
             })?;
         Ok(Queue {
