@@ -1180,6 +1180,64 @@ mod tests {
         got == want || (f.is_nan(got) && f.is_nan(want))
     }
 
+    /// One format's arithmetic on raw bits (widened to u64).
+    struct Ops {
+        add: fn(u64, u64, Fp) -> u64,
+        sub: fn(u64, u64, Fp) -> u64,
+        mul: fn(u64, u64, Fp) -> u64,
+        div: fn(u64, u64, Fp) -> u64,
+        fma: fn(u64, u64, u64, Fp) -> u64,
+    }
+
+    /// `ops` on `a`, `b`, `c` against apfloat's correctly rounded results
+    /// in format `A`, in every rounding mode.
+    fn check_arith<A: Float>(f: Fmt, ops: &Ops, a: u64, b: u64, c: u64) {
+        let [fa, fb, fc] = [a, b, c].map(|x| A::from_bits(x.into()));
+        for r in MODES {
+            let m = mode(r);
+            let bits = |x: A| x.to_bits() as u64;
+            let cases = [
+                ("add", (ops.add)(a, b, m), bits(fa.add_r(fb, ar(r)).value)),
+                ("sub", (ops.sub)(a, b, m), bits(fa.sub_r(fb, ar(r)).value)),
+                ("mul", (ops.mul)(a, b, m), bits(fa.mul_r(fb, ar(r)).value)),
+                ("div", (ops.div)(a, b, m), bits(fa.div_r(fb, ar(r)).value)),
+                (
+                    "fma",
+                    (ops.fma)(a, b, c, m),
+                    bits(fa.mul_add_r(fb, fc, ar(r)).value),
+                ),
+            ];
+            for (op, got, want) in cases {
+                assert!(
+                    same(f, got, want),
+                    "{op} {a:#x} {b:#x} {c:#x} {r:?}: {got:#x} vs {want:#x}"
+                );
+            }
+        }
+    }
+
+    const OPS_F32: Ops = Ops {
+        add: |a, b, m| add_f32(a as u32, b as u32, m).into(),
+        sub: |a, b, m| sub_f32(a as u32, b as u32, m).into(),
+        mul: |a, b, m| mul_f32(a as u32, b as u32, m).into(),
+        div: |a, b, m| div_f32(a as u32, b as u32, m).into(),
+        fma: |a, b, c, m| fma_f32(a as u32, b as u32, c as u32, m).into(),
+    };
+    const OPS_F64: Ops = Ops {
+        add: add_f64,
+        sub: sub_f64,
+        mul: mul_f64,
+        div: div_f64,
+        fma: fma_f64,
+    };
+    const OPS_F16: Ops = Ops {
+        add: |a, b, m| add_f16(a as u16, b as u16, m).into(),
+        sub: |a, b, m| sub_f16(a as u16, b as u16, m).into(),
+        mul: |a, b, m| mul_f16(a as u16, b as u16, m).into(),
+        div: |a, b, m| div_f16(a as u16, b as u16, m).into(),
+        fma: |a, b, c, m| fma_f16(a as u16, b as u16, c as u16, m).into(),
+    };
+
     #[test]
     fn f32_ops_match_apfloat() {
         let mut rng = Rng(0x1234_5678_9abc_def1);
@@ -1187,68 +1245,32 @@ mod tests {
             let a = pattern(&mut rng, F32, 0);
             let b = pattern(&mut rng, F32, a);
             let c = pattern(&mut rng, F32, a);
-            let (a32, b32, c32) = (a as u32, b as u32, c as u32);
-            let (fa, fb, fc) = (
-                Single::from_bits(a.into()),
-                Single::from_bits(b.into()),
-                Single::from_bits(c.into()),
-            );
+            check_arith::<Single>(F32, &OPS_F32, a, b, c);
+            let fa = Single::from_bits(a.into());
             for r in MODES {
-                let m = mode(r);
-                let want = fa.add_r(fb, ar(r)).value.to_bits() as u64;
+                let want: Half = fa.convert_r(ar(r), &mut false).value;
+                let got = f32_to_f16(a as u32, mode(r));
                 assert!(
-                    same(F32, add_f32(a32, b32, m).into(), want),
-                    "add {a:#x} {b:#x} {r:?}"
-                );
-                let want = fa.mul_r(fb, ar(r)).value.to_bits() as u64;
-                assert!(
-                    same(F32, mul_f32(a32, b32, m).into(), want),
-                    "mul {a:#x} {b:#x} {r:?}"
-                );
-                let want = fa.div_r(fb, ar(r)).value.to_bits() as u64;
-                assert!(
-                    same(F32, div_f32(a32, b32, m).into(), want),
-                    "div {a:#x} {b:#x} {r:?}"
-                );
-                let want = fa.mul_add_r(fb, fc, ar(r)).value.to_bits() as u64;
-                let got = fma_f32(a32, b32, c32, m);
-                assert!(
-                    same(F32, got.into(), want),
-                    "fma {a:#x} {b:#x} {c:#x} {r:?}: {got:#x} vs {want:#x}"
-                );
-                let mut lost = false;
-                let want: Half = fa.convert_r(ar(r), &mut lost).value;
-                assert!(
-                    same(F16, f32_to_f16(a32, m).into(), want.to_bits() as u64),
+                    same(F16, got.into(), want.to_bits() as u64),
                     "cvt {a:#x} {r:?}"
                 );
             }
-            // Host IEEE operations in nearest-even.
-            let (x, y, z) = (
-                f32::from_bits(a32),
-                f32::from_bits(b32),
-                f32::from_bits(c32),
-            );
+            // Host IEEE operations in nearest-even, and the soft paths.
+            let (a32, b32, c32) = (a as u32, b as u32, c as u32);
+            let [x, y, z] = [a32, b32, c32].map(f32::from_bits);
             let m = Fp::IEEE;
+            let host = |v: f32| u64::from(v.to_bits());
             assert!(same(
                 F32,
                 fma_f32(a32, b32, c32, m).into(),
-                x.mul_add(y, z).to_bits().into()
+                host(x.mul_add(y, z))
             ));
-            assert!(same(
-                F32,
-                sqrt_f32(a32, m).into(),
-                x.sqrt().to_bits().into()
-            ));
-            assert!(same(
-                F32,
-                sub_f32(a32, b32, m).into(),
-                (x - y).to_bits().into()
-            ));
-            assert!(same(F32, mul_soft(a, b, F32, m), (x * y).to_bits().into()));
-            assert!(same(F32, add_soft(a, b, F32, m), (x + y).to_bits().into()));
-            assert!(same(F32, div_soft(a, b, F32, m), (x / y).to_bits().into()));
-            assert!(same(F32, sqrt_soft(a, F32, m), x.sqrt().to_bits().into()));
+            assert!(same(F32, sqrt_f32(a32, m).into(), host(x.sqrt())));
+            assert!(same(F32, sub_f32(a32, b32, m).into(), host(x - y)));
+            assert!(same(F32, mul_soft(a, b, F32, m), host(x * y)));
+            assert!(same(F32, add_soft(a, b, F32, m), host(x + y)));
+            assert!(same(F32, div_soft(a, b, F32, m), host(x / y)));
+            assert!(same(F32, sqrt_soft(a, F32, m), host(x.sqrt())));
             assert_eq!(f32_to_f64(a32, m), f64::from(x).to_bits());
         }
     }
@@ -1260,37 +1282,24 @@ mod tests {
             let a = pattern(&mut rng, F64, 0);
             let b = pattern(&mut rng, F64, a);
             let c = pattern(&mut rng, F64, a);
-            let (fa, fb, fc) = (
-                Double::from_bits(a.into()),
-                Double::from_bits(b.into()),
-                Double::from_bits(c.into()),
-            );
+            check_arith::<Double>(F64, &OPS_F64, a, b, c);
+            let fa = Double::from_bits(a.into());
             for r in MODES {
                 let m = mode(r);
-                let want = fa.add_r(fb, ar(r)).value.to_bits() as u64;
-                assert!(same(F64, add_f64(a, b, m), want), "add {a:#x} {b:#x} {r:?}");
-                let want = fa.mul_r(fb, ar(r)).value.to_bits() as u64;
-                assert!(same(F64, mul_f64(a, b, m), want), "mul {a:#x} {b:#x} {r:?}");
-                let want = fa.div_r(fb, ar(r)).value.to_bits() as u64;
-                assert!(same(F64, div_f64(a, b, m), want), "div {a:#x} {b:#x} {r:?}");
-                let want = fa.mul_add_r(fb, fc, ar(r)).value.to_bits() as u64;
+                let want: Single = fa.convert_r(ar(r), &mut false).value;
+                let got = f64_to_f32(a, m);
                 assert!(
-                    same(F64, fma_f64(a, b, c, m), want),
-                    "fma {a:#x} {b:#x} {c:#x} {r:?}"
-                );
-                let mut lost = false;
-                let want: Single = fa.convert_r(ar(r), &mut lost).value;
-                assert!(
-                    same(F32, f64_to_f32(a, m).into(), want.to_bits() as u64),
+                    same(F32, got.into(), want.to_bits() as u64),
                     "cvt {a:#x} {r:?}"
                 );
-                let want: Half = fa.convert_r(ar(r), &mut lost).value;
+                let want: Half = fa.convert_r(ar(r), &mut false).value;
+                let got = f64_to_f16(a, m);
                 assert!(
-                    same(F16, f64_to_f16(a, m).into(), want.to_bits() as u64),
+                    same(F16, got.into(), want.to_bits() as u64),
                     "cvt16 {a:#x} {r:?}"
                 );
             }
-            let (x, y, z) = (f64::from_bits(a), f64::from_bits(b), f64::from_bits(c));
+            let [x, y, z] = [a, b, c].map(f64::from_bits);
             let m = Fp::IEEE;
             assert!(same(F64, fma_f64(a, b, c, m), x.mul_add(y, z).to_bits()));
             assert!(same(F64, sqrt_f64(a, m), x.sqrt().to_bits()));
@@ -1306,53 +1315,13 @@ mod tests {
             let a = pattern(&mut rng, F16, 0);
             let b = pattern(&mut rng, F16, a);
             let c = pattern(&mut rng, F16, a);
-            let (a16, b16, c16) = (a as u16, b as u16, c as u16);
-            let (fa, fb, fc) = (
-                Half::from_bits(a.into()),
-                Half::from_bits(b.into()),
-                Half::from_bits(c.into()),
-            );
-            for r in MODES {
-                let m = mode(r);
-                let want = fa.add_r(fb, ar(r)).value.to_bits() as u64;
-                assert!(
-                    same(F16, add_f16(a16, b16, m).into(), want),
-                    "add {a:#x} {b:#x} {r:?}"
-                );
-                let want = fa.sub_r(fb, ar(r)).value.to_bits() as u64;
-                assert!(
-                    same(F16, sub_f16(a16, b16, m).into(), want),
-                    "sub {a:#x} {b:#x} {r:?}"
-                );
-                let want = fa.mul_r(fb, ar(r)).value.to_bits() as u64;
-                assert!(
-                    same(F16, mul_f16(a16, b16, m).into(), want),
-                    "mul {a:#x} {b:#x} {r:?}"
-                );
-                let want = fa.div_r(fb, ar(r)).value.to_bits() as u64;
-                assert!(
-                    same(F16, div_f16(a16, b16, m).into(), want),
-                    "div {a:#x} {b:#x} {r:?}"
-                );
-                let want = fa.mul_add_r(fb, fc, ar(r)).value.to_bits() as u64;
-                assert!(
-                    same(F16, fma_f16(a16, b16, c16, m).into(), want),
-                    "fma {a:#x} {b:#x} {c:#x} {r:?}"
-                );
-            }
-            let mut lost = false;
-            let want: Single = fa.convert(&mut lost).value;
-            assert!(same(
-                F32,
-                f16_to_f32(a16, Fp::IEEE).into(),
-                want.to_bits() as u64
-            ));
+            check_arith::<Half>(F16, &OPS_F16, a, b, c);
+            let want: Single = Half::from_bits(a.into()).convert(&mut false).value;
+            let got = f16_to_f32(a as u16, Fp::IEEE);
+            assert!(same(F32, got.into(), want.to_bits() as u64));
         }
     }
 
-    /// Checks a square root by squaring the candidate and its neighbours
-    /// exactly: the result r must satisfy the rounding condition.
-    /// The 64-lane versions equal the scalar functions in every mode.
     #[test]
     fn lane_versions_match_scalar() {
         let mut rng = Rng(0x1a2b_3c4d_5e6f_7081);
