@@ -1324,17 +1324,7 @@ impl Cx<'_> {
                 };
                 let (addr, imm) = self.vmem_address(sym, reg, offset, flat, what)?;
                 let dst = if bits == 64 { pair(d) } else { r(d) };
-                let mut ops = vec![dst, pair(addr)];
-                let mn = if flat {
-                    format!("flat_load_{suffix}")
-                } else {
-                    ops.push(Opnd::off());
-                    format!("global_load_{suffix}")
-                };
-                let mut inst = self.minst(&mn, ops)?;
-                inst.mods.offset = imm;
-                self.emit_inst(inst);
-                Ok(())
+                self.emit_vmem(&format!("load_{suffix}"), flat, vec![dst, pair(addr)], imm)
             }
             _ => Err(self.unsupported(what.to_string())),
         }
@@ -1384,21 +1374,7 @@ impl Cx<'_> {
             return Err(self.unsupported(what.to_string()));
         }
         let flat = mem.segment == BrigSegment::FLAT;
-        let s = match self.m.operand(ops[0]) {
-            Ok(brig::Operand::Register(_)) | Ok(brig::Operand::ConstantBytes(_)) => {
-                self.src(ops[0])?
-            }
-            _ => return Err(self.unsupported(format!("{what} of a vector of registers"))),
-        };
-        let data = match (s, bits) {
-            (Src::Reg(v), _) => v,
-            (Src::Const(_), 64) => self.val64(s)?,
-            (Src::Const(c), _) => {
-                let v = self.vtemp(1);
-                self.emit("v_mov_b32", vec![r(v), Opnd::constant(c as u32)])?;
-                v
-            }
-        };
+        let data = self.data_reg(ops[0], bits, what)?;
         let suffix = match bits {
             8 => "byte",
             16 => "short",
@@ -1409,15 +1385,20 @@ impl Cx<'_> {
         let (sym, reg, offset) = self.address(ops[1])?;
         let (addr, imm) = self.vmem_address(sym, reg, offset, flat, what)?;
         let dv = if bits == 64 { pair(data) } else { r(data) };
-        let mut v = vec![pair(addr), dv];
+        self.emit_vmem(&format!("store_{suffix}"), flat, vec![pair(addr), dv], imm)
+    }
+
+    /// Emits `flat_<op>`, or `global_<op>` with `off` for the scalar base,
+    /// with an immediate offset.
+    fn emit_vmem(&mut self, op: &str, flat: bool, mut ops: Vec<Opnd>, offset: i32) -> Result<()> {
         let mn = if flat {
-            format!("flat_store_{suffix}")
+            format!("flat_{op}")
         } else {
-            v.push(Opnd::off());
-            format!("global_store_{suffix}")
+            ops.push(Opnd::off());
+            format!("global_{op}")
         };
-        let mut inst = self.minst(&mn, v)?;
-        inst.mods.offset = imm;
+        let mut inst = self.minst(&mn, ops)?;
+        inst.mods.offset = offset;
         self.emit_inst(inst);
         Ok(())
     }

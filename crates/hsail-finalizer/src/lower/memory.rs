@@ -163,7 +163,7 @@ impl Cx<'_> {
     }
 
     /// A store/atomic data operand of `bits` (32 or 64) as a VGPR (tuple).
-    fn data_reg(&mut self, o: OperandOffset, bits: u32, what: &str) -> Result<VReg> {
+    pub(super) fn data_reg(&mut self, o: OperandOffset, bits: u32, what: &str) -> Result<VReg> {
         let s = match self.m.operand(o) {
             Ok(brig::Operand::Register(_)) | Ok(brig::Operand::ConstantBytes(_)) => self.src(o)?,
             _ => return Err(self.unsupported(format!("{what} of a vector of registers"))),
