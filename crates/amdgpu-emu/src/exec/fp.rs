@@ -714,16 +714,46 @@ pub fn fract_soft(x: u64, f: Fmt, m: Fp) -> u64 {
 // path). A NaN result takes the soft path, whose NaN propagation is AMD's
 // (x86 returns a different NaN). Directed rounding is always soft.
 
+/// Nearest-even through the host: flush the inputs if asked, `op`, flush
+/// a denormal result if asked; `None` (use the soft path) in directed
+/// rounding or for a NaN result.
+#[inline(always)]
+fn host_f32(args: [u32; 2], m: Fp, op: impl Fn(f32, f32) -> f32) -> Option<u32> {
+    if m.round != Round::NearestEven {
+        return None;
+    }
+    let [x, y] = args.map(|v| f32::from_bits(flush_f32(v, m.flush_in)));
+    let r = op(x, y);
+    (!r.is_nan()).then(|| flush_f32(r.to_bits(), m.flush_out))
+}
+
+/// [`host_f32`] for f64.
+#[inline(always)]
+fn host_f64(args: [u64; 2], m: Fp, op: impl Fn(f64, f64) -> f64) -> Option<u64> {
+    if m.round != Round::NearestEven {
+        return None;
+    }
+    let [x, y] = args.map(|v| f64::from_bits(flush_f64(v, m.flush_in)));
+    let r = op(x, y);
+    (!r.is_nan()).then(|| flush_f64(r.to_bits(), m.flush_out))
+}
+
+/// [`host_f32`] for f16: the sum and the product of two f16 values are
+/// exact in f64, so one rounding to f16 gives the correctly rounded result.
+#[inline(always)]
+fn host_f16(args: [u16; 2], m: Fp, op: impl Fn(f64, f64) -> f64) -> Option<u16> {
+    if m.round != Round::NearestEven {
+        return None;
+    }
+    let [x, y] = args.map(|v| half::f16::from_bits(flush_f16(v, m.flush_in)).to_f64());
+    let r = half::f16::from_f64(op(x, y));
+    (!r.is_nan()).then(|| flush_f16(r.to_bits(), m.flush_out))
+}
+
 /// a + b (f32).
 #[inline]
 pub fn add_f32(a: u32, b: u32, m: Fp) -> u32 {
-    if m.round == Round::NearestEven {
-        let r = f32::from_bits(flush_f32(a, m.flush_in)) + f32::from_bits(flush_f32(b, m.flush_in));
-        if !r.is_nan() {
-            return flush_f32(r.to_bits(), m.flush_out);
-        }
-    }
-    add_soft(a.into(), b.into(), F32, m) as u32
+    host_f32([a, b], m, |x, y| x + y).unwrap_or_else(|| add_soft(a.into(), b.into(), F32, m) as u32)
 }
 /// a − b (f32): a + (−b), a NaN `b` negated too.
 #[inline]
@@ -733,13 +763,7 @@ pub fn sub_f32(a: u32, b: u32, m: Fp) -> u32 {
 /// a × b (f32).
 #[inline]
 pub fn mul_f32(a: u32, b: u32, m: Fp) -> u32 {
-    if m.round == Round::NearestEven {
-        let r = f32::from_bits(flush_f32(a, m.flush_in)) * f32::from_bits(flush_f32(b, m.flush_in));
-        if !r.is_nan() {
-            return flush_f32(r.to_bits(), m.flush_out);
-        }
-    }
-    mul_soft(a.into(), b.into(), F32, m) as u32
+    host_f32([a, b], m, |x, y| x * y).unwrap_or_else(|| mul_soft(a.into(), b.into(), F32, m) as u32)
 }
 /// a × b + c, one rounding (f32).
 #[inline]
@@ -792,24 +816,12 @@ fn fma_f32_nearest(a: u32, b: u32, c: u32) -> Option<u32> {
 /// a / b, correctly rounded (f32).
 #[inline]
 pub fn div_f32(a: u32, b: u32, m: Fp) -> u32 {
-    if m.round == Round::NearestEven {
-        let r = f32::from_bits(flush_f32(a, m.flush_in)) / f32::from_bits(flush_f32(b, m.flush_in));
-        if !r.is_nan() {
-            return flush_f32(r.to_bits(), m.flush_out);
-        }
-    }
-    div_soft(a.into(), b.into(), F32, m) as u32
+    host_f32([a, b], m, |x, y| x / y).unwrap_or_else(|| div_soft(a.into(), b.into(), F32, m) as u32)
 }
 /// √a, correctly rounded (f32).
 #[inline]
 pub fn sqrt_f32(a: u32, m: Fp) -> u32 {
-    if m.round == Round::NearestEven {
-        let r = f32::from_bits(flush_f32(a, m.flush_in)).sqrt();
-        if !r.is_nan() {
-            return flush_f32(r.to_bits(), m.flush_out);
-        }
-    }
-    sqrt_soft(a.into(), F32, m) as u32
+    host_f32([a, 0], m, |x, _| x.sqrt()).unwrap_or_else(|| sqrt_soft(a.into(), F32, m) as u32)
 }
 
 // ---- f32, 64 lanes at a time ----
@@ -933,13 +945,7 @@ pub fn fma_f32_lanes(a: &Lanes, b: &Lanes, c: &Lanes, m: Fp) -> Lanes {
 /// a + b (f64).
 #[inline]
 pub fn add_f64(a: u64, b: u64, m: Fp) -> u64 {
-    if m.round == Round::NearestEven {
-        let r = f64::from_bits(flush_f64(a, m.flush_in)) + f64::from_bits(flush_f64(b, m.flush_in));
-        if !r.is_nan() {
-            return flush_f64(r.to_bits(), m.flush_out);
-        }
-    }
-    add_soft(a, b, F64, m)
+    host_f64([a, b], m, |x, y| x + y).unwrap_or_else(|| add_soft(a, b, F64, m))
 }
 /// a − b (f64).
 #[inline]
@@ -949,13 +955,7 @@ pub fn sub_f64(a: u64, b: u64, m: Fp) -> u64 {
 /// a × b (f64).
 #[inline]
 pub fn mul_f64(a: u64, b: u64, m: Fp) -> u64 {
-    if m.round == Round::NearestEven {
-        let r = f64::from_bits(flush_f64(a, m.flush_in)) * f64::from_bits(flush_f64(b, m.flush_in));
-        if !r.is_nan() {
-            return flush_f64(r.to_bits(), m.flush_out);
-        }
-    }
-    mul_soft(a, b, F64, m)
+    host_f64([a, b], m, |x, y| x * y).unwrap_or_else(|| mul_soft(a, b, F64, m))
 }
 /// a × b + c, one rounding (f64).
 #[inline]
@@ -972,42 +972,20 @@ pub fn fma_f64(a: u64, b: u64, c: u64, m: Fp) -> u64 {
 /// a / b, correctly rounded (f64).
 #[inline]
 pub fn div_f64(a: u64, b: u64, m: Fp) -> u64 {
-    if m.round == Round::NearestEven {
-        let r = f64::from_bits(flush_f64(a, m.flush_in)) / f64::from_bits(flush_f64(b, m.flush_in));
-        if !r.is_nan() {
-            return flush_f64(r.to_bits(), m.flush_out);
-        }
-    }
-    div_soft(a, b, F64, m)
+    host_f64([a, b], m, |x, y| x / y).unwrap_or_else(|| div_soft(a, b, F64, m))
 }
 /// √a, correctly rounded (f64).
 #[inline]
 pub fn sqrt_f64(a: u64, m: Fp) -> u64 {
-    if m.round == Round::NearestEven {
-        let r = f64::from_bits(flush_f64(a, m.flush_in)).sqrt();
-        if !r.is_nan() {
-            return flush_f64(r.to_bits(), m.flush_out);
-        }
-    }
-    sqrt_soft(a, F64, m)
+    host_f64([a, 0], m, |x, _| x.sqrt()).unwrap_or_else(|| sqrt_soft(a, F64, m))
 }
 
 // ---- f16 ----
-//
-// Nearest-even fast paths: the sum and the product of two f16 values are
-// exact in f64, so one rounding to f16 gives the correctly rounded result.
 
 /// a + b (f16).
 #[inline]
 pub fn add_f16(a: u16, b: u16, m: Fp) -> u16 {
-    if m.round == Round::NearestEven {
-        let [x, y] = [a, b].map(|v| half::f16::from_bits(flush_f16(v, m.flush_in)).to_f64());
-        let r = half::f16::from_f64(x + y);
-        if !r.is_nan() {
-            return flush_f16(r.to_bits(), m.flush_out);
-        }
-    }
-    add_soft(a.into(), b.into(), F16, m) as u16
+    host_f16([a, b], m, |x, y| x + y).unwrap_or_else(|| add_soft(a.into(), b.into(), F16, m) as u16)
 }
 /// a − b (f16).
 #[inline]
@@ -1017,14 +995,7 @@ pub fn sub_f16(a: u16, b: u16, m: Fp) -> u16 {
 /// a × b (f16).
 #[inline]
 pub fn mul_f16(a: u16, b: u16, m: Fp) -> u16 {
-    if m.round == Round::NearestEven {
-        let [x, y] = [a, b].map(|v| half::f16::from_bits(flush_f16(v, m.flush_in)).to_f64());
-        let r = half::f16::from_f64(x * y);
-        if !r.is_nan() {
-            return flush_f16(r.to_bits(), m.flush_out);
-        }
-    }
-    mul_soft(a.into(), b.into(), F16, m) as u16
+    host_f16([a, b], m, |x, y| x * y).unwrap_or_else(|| mul_soft(a.into(), b.into(), F16, m) as u16)
 }
 /// a × b + c, one rounding (f16).
 #[inline]
