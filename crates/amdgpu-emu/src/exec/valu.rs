@@ -375,14 +375,7 @@ fn form_src(w: &Wave, d: &Decoded, i: usize, v: Lanes) -> Lanes {
         if k != 0 {
             return v;
         }
-        let (map, valid) = dpp_route(w, d);
-        let mut out = [0u32; LANES];
-        for l in 0..LANES {
-            if valid >> l & 1 != 0 {
-                out[l] = v[usize::from(map[l])];
-            }
-        }
-        out
+        dpp_gather(w, d, &v)
     } else if k < 2 {
         let m = &d.inst.mods;
         let (sel, sext) = (m.src_sel[k], m.sext >> k & 1 != 0);
@@ -460,14 +453,20 @@ pub fn src64(w: &Wave, d: &Decoded, i: usize, ty: Ty) -> [u64; LANES] {
     if !is_dpp(d) || i != d.first_src {
         return v;
     }
+    dpp_gather(w, d, &v)
+}
+
+/// DPP src0: each lane reads the lane its control routes it to; a lane
+/// with no valid source reads 0 (written only with `bound_ctrl`).
+fn dpp_gather<T: Copy + Default>(w: &Wave, d: &Decoded, v: &[T; LANES]) -> [T; LANES] {
     let (map, valid) = dpp_route(w, d);
-    let mut out = [0u64; LANES];
-    for l in 0..LANES {
+    std::array::from_fn(|l| {
         if valid >> l & 1 != 0 {
-            out[l] = v[usize::from(map[l])];
+            v[usize::from(map[l])]
+        } else {
+            T::default()
         }
-    }
-    out
+    })
 }
 
 /// Source `k` (0 = src0) as 64-bit lanes.
