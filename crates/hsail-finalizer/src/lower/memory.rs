@@ -489,3 +489,190 @@ impl Cx<'_> {
 fn scope_beyond_workgroup(s: BrigMemoryScope) -> bool {
     matches!(s, BrigMemoryScope::AGENT | BrigMemoryScope::SYSTEM)
 }
+
+impl Cx<'_> {
+    pub(super) fn address(&mut self, o: OperandOffset) -> Result<(Option<u32>, Option<VReg>, i64)> {
+        let Ok(brig::Operand::Address(a)) = self.m.operand(o) else {
+            return Err(self.unsupported("this address operand".into()));
+        };
+        let offset = a.offset.get() as i64;
+        let sym = if a.symbol.get() != 0 {
+            match self.kernargs.get(&a.symbol.get()) {
+                Some(&k) => Some(k),
+                None => {
+                    return Err(self.unsupported(
+                        "addressing a variable that is not a kernel argument".into(),
+                    ));
+                }
+            }
+        } else {
+            None
+        };
+        let reg = if a.reg.get() != 0 {
+            match self.m.operand(a.reg) {
+                Ok(brig::Operand::Register(reg)) if reg.reg_kind == BrigRegisterKind::DOUBLE => {
+                    Some(self.reg(reg.reg_kind, reg.reg_num.get())?)
+                }
+                _ => return Err(self.unsupported("a 32-bit address register".into())),
+            }
+        } else {
+            None
+        };
+        Ok((sym, reg, offset))
+    }
+
+    pub(super) fn lower_ld(
+        &mut self,
+        mem: &brig::BrigInstMem,
+        ops: &[OperandOffset],
+        what: &str,
+    ) -> Result<()> {
+        let Some((kind, bits)) = ty(mem.base.type_) else {
+            return Err(self.unsupported(what.to_string()));
+        };
+        if !matches!(self.m.operand(ops[0]), Ok(brig::Operand::Register(_))) {
+            return Err(self.unsupported(format!("{what} to a vector of registers")));
+        }
+        let d = self.dst(ops[0])?;
+        let (sym, reg, offset) = self.address(ops[1])?;
+        match mem.segment {
+            BrigSegment::KERNARG => {
+                let (Some(k), None) = (sym, reg) else {
+                    return Err(self.unsupported(format!("{what} from a register address")));
+                };
+                let at = i64::from(k) + offset;
+                let kp = self.input(self.kernarg_ptr, "the kernarg segment pointer")?;
+                match bits {
+                    8 | 16 => {
+                        let s = self.stemp(1);
+                        self.emit("s_load_dword", vec![r(s), pair(kp), Opnd::imm(at & !3)])?;
+                        let mn = if kind == Kind::S {
+                            "v_bfe_i32"
+                        } else {
+                            "v_bfe_u32"
+                        };
+                        self.emit(
+                            mn,
+                            vec![
+                                r(d),
+                                r(s),
+                                Opnd::constant(((at & 3) * 8) as u32),
+                                Opnd::constant(bits),
+                            ],
+                        )
+                    }
+                    32 | 64 if at % 4 == 0 => {
+                        let w = (bits / 32) as u8;
+                        let s = self.stemp(w);
+                        let (mn, so) = if w == 1 {
+                            ("s_load_dword", r(s))
+                        } else {
+                            ("s_load_dwordx2", pair(s))
+                        };
+                        self.emit(mn, vec![so, pair(kp), Opnd::imm(at)])?;
+                        for i in 0..w {
+                            self.emit("v_mov_b32", vec![dw(d, i), dw(s, i)])?;
+                        }
+                        Ok(())
+                    }
+                    _ => Err(self.unsupported(format!("{what} (size or alignment)"))),
+                }
+            }
+            BrigSegment::GLOBAL | BrigSegment::READONLY | BrigSegment::FLAT => {
+                let flat = mem.segment == BrigSegment::FLAT;
+                let suffix = match (bits, kind) {
+                    (8, Kind::S) => "sbyte",
+                    (8, _) => "ubyte",
+                    (16, Kind::S) => "sshort",
+                    (16, _) => "ushort",
+                    (32, _) => "dword",
+                    (64, _) => "dwordx2",
+                    _ => return Err(self.unsupported(what.to_string())),
+                };
+                let (addr, imm) = self.vmem_address(sym, reg, offset, flat, what)?;
+                let dst = if bits == 64 { pair(d) } else { r(d) };
+                self.emit_vmem(&format!("load_{suffix}"), flat, vec![dst, pair(addr)], imm)
+            }
+            _ => Err(self.unsupported(what.to_string())),
+        }
+    }
+
+    /// A VMEM address: a 64-bit VGPR pair and an immediate offset in range.
+    pub(super) fn vmem_address(
+        &mut self,
+        sym: Option<u32>,
+        reg: Option<VReg>,
+        offset: i64,
+        flat: bool,
+        what: &str,
+    ) -> Result<(VReg, i32)> {
+        let (None, Some(base)) = (sym, reg) else {
+            return Err(self.unsupported(format!("{what} without a 64-bit address register")));
+        };
+        let fits = if flat {
+            (0..=4095).contains(&offset)
+        } else {
+            (-4096..=4095).contains(&offset)
+        };
+        if fits {
+            return Ok((base, offset as i32));
+        }
+        let a = self.vtemp(2);
+        self.add64(
+            "v_add_co_u32_e64",
+            "v_addc_co_u32_e64",
+            a,
+            Src::Reg(base),
+            Src::Const(offset as u64),
+        )?;
+        Ok((a, 0))
+    }
+
+    pub(super) fn lower_st(
+        &mut self,
+        mem: &brig::BrigInstMem,
+        ops: &[OperandOffset],
+        what: &str,
+    ) -> Result<()> {
+        let Some((_, bits)) = ty(mem.base.type_) else {
+            return Err(self.unsupported(what.to_string()));
+        };
+        if !matches!(mem.segment, BrigSegment::GLOBAL | BrigSegment::FLAT) {
+            return Err(self.unsupported(what.to_string()));
+        }
+        let flat = mem.segment == BrigSegment::FLAT;
+        let data = self.data_reg(ops[0], bits, what)?;
+        let suffix = match bits {
+            8 => "byte",
+            16 => "short",
+            32 => "dword",
+            64 => "dwordx2",
+            _ => return Err(self.unsupported(what.to_string())),
+        };
+        let (sym, reg, offset) = self.address(ops[1])?;
+        let (addr, imm) = self.vmem_address(sym, reg, offset, flat, what)?;
+        let dv = if bits == 64 { pair(data) } else { r(data) };
+        self.emit_vmem(&format!("store_{suffix}"), flat, vec![pair(addr), dv], imm)
+    }
+
+    /// Emits `flat_<op>`, or `global_<op>` with `off` for the scalar base,
+    /// with an immediate offset.
+    pub(super) fn emit_vmem(
+        &mut self,
+        op: &str,
+        flat: bool,
+        mut ops: Vec<Opnd>,
+        offset: i32,
+    ) -> Result<()> {
+        let mn = if flat {
+            format!("flat_{op}")
+        } else {
+            ops.push(Opnd::off());
+            format!("global_{op}")
+        };
+        let mut inst = self.minst(&mn, ops)?;
+        inst.mods.offset = offset;
+        self.emit_inst(inst);
+        Ok(())
+    }
+}
