@@ -22,6 +22,7 @@ pub mod exec;
 pub mod ir;
 pub mod opt;
 pub mod regalloc;
+pub mod uniform;
 
 pub use amdgpu_isa::gfx9::Target;
 pub use ir::{Block, Function, MInst, Opnd, RegClass, Terminator, VReg, VRegInfo};

@@ -239,6 +239,50 @@ fn divergent_if_runs() {
 }
 
 #[test]
+fn uniform_and_divergent_flow_nest() {
+    let (grid, group) = (256usize, 64usize);
+    let expect = |n: u32, flag: u32| -> Vec<u32> {
+        (0..grid as u32)
+            .map(|gid| {
+                if flag == 7 {
+                    return 0;
+                }
+                let mut acc = 0u32;
+                for i in 0..n {
+                    if gid & 3 != i & 3 {
+                        acc = acc.wrapping_add(i);
+                        for _ in 0..flag {
+                            acc = acc.wrapping_mul(3);
+                        }
+                    }
+                }
+                if gid as usize / group == 1 {
+                    acc = acc.wrapping_add(1000);
+                }
+                acc
+            })
+            .collect()
+    };
+    for mcpu in TARGETS {
+        for (n, flag) in [(10, 2), (5, 0), (0, 3), (4, 7)] {
+            let r = Run {
+                file: kernel("uniform_flow.hsail"),
+                kernel: "&uniform_flow",
+                grid: "256",
+                group: "64",
+            };
+            let got = run(
+                &r,
+                mcpu,
+                &[Arg::Zeros(4 * grid), Arg::U32(n), Arg::U32(flag)],
+                0,
+            );
+            check("uniform_flow", mcpu, &got, &expect(n, flag));
+        }
+    }
+}
+
+#[test]
 fn loop_runs() {
     let n = 192usize;
     let input: Vec<u32> = (0..n as u32)
