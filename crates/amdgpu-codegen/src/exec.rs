@@ -100,25 +100,8 @@ enum Entry {
 pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
     let n = f.blocks.len();
     let succs: Vec<Vec<usize>> = f.blocks.iter().map(|b| targets(b.term)).collect();
-    let mut preds = vec![Vec::new(); n];
-    for (i, s) in succs.iter().enumerate() {
-        for &t in s {
-            preds[t].push(i);
-        }
-    }
-    // Finishing blocks; then an inline block whose predecessor finishes
-    // finishes too (nothing enters it).
-    let mut finishes: Vec<bool> = (0..n)
-        .map(|i| {
-            let b = &f.blocks[i];
-            i > 0 && (preds[i].is_empty() || (b.insts.is_empty() && b.term == Terminator::Ret))
-        })
-        .collect();
-    for i in 1..n {
-        if preds[i].iter().all(|&p| finishes[p]) {
-            finishes[i] = true;
-        }
-    }
+    let preds = predecessors(f);
+    let finishes = finishing(f, &preds);
     let uni = crate::uniform::analyze(f, &finishes);
     let mut entry = vec![Entry::Masked; n];
     let mut prev: Option<usize> = None;
@@ -362,12 +345,12 @@ pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
     Ok(out)
 }
 
-use crate::uniform::targets;
+use crate::uniform::{finishing, predecessors, targets};
 
 /// The lane mask `m` when the block's last write of `cond` is
 /// `v_cndmask_b32_e64 cond, 0, 1, m` and nothing after it in the block can
 /// change `m` (or VCC, when `m` is VCC).
-fn fused_mask(body: &[MInst], cond: VReg) -> Option<Opnd> {
+pub(crate) fn fused_mask(body: &[MInst], cond: VReg) -> Option<Opnd> {
     let writes = |inst: &MInst, reg: VReg| {
         inst.ops
             .iter()

@@ -34,12 +34,7 @@ pub struct Uniformity {
 /// Analyzes `f`. `finishes[i]`: lanes that reach block `i` just end.
 pub fn analyze(f: &Function, finishes: &[bool]) -> Uniformity {
     let n = f.blocks.len();
-    let mut preds = vec![Vec::new(); n];
-    for (i, b) in f.blocks.iter().enumerate() {
-        for t in targets(b.term) {
-            preds[t].push(i);
-        }
-    }
+    let preds = predecessors(f);
     let reconverge = reconvergence(f, &preds);
     let mut divergent = vec![false; f.vregs.len()];
     let mut block = vec![true; n];
@@ -51,8 +46,14 @@ pub fn analyze(f: &Function, finishes: &[bool]) -> Uniformity {
         let mut scan = |insts: &[MInst], uniform_block: bool, divergent: &mut Vec<bool>| {
             // VCC as a value, tracked through the block.
             let mut vcc_divergent = true;
+            // Once the block changes EXEC (an if-converted hammock), lanes
+            // may have run different instructions.
+            let mut exec_changed = false;
             for inst in insts {
-                let div = !uniform_block || produces_divergent(inst, divergent, vcc_divergent);
+                let div = !uniform_block
+                    || exec_changed
+                    || produces_divergent(inst, divergent, vcc_divergent);
+                exec_changed |= writes_exec(inst);
                 for (k, o) in inst.ops.iter().enumerate() {
                     if !inst.is_def(k) {
                         continue;
@@ -193,6 +194,35 @@ fn reconvergence(f: &Function, preds: &[Vec<usize>]) -> Vec<Vec<usize>> {
     out
 }
 
+/// Lane-level predecessors of every block.
+pub fn predecessors(f: &Function) -> Vec<Vec<usize>> {
+    let mut preds = vec![Vec::new(); f.blocks.len()];
+    for (i, b) in f.blocks.iter().enumerate() {
+        for t in targets(b.term) {
+            preds[t].push(i);
+        }
+    }
+    preds
+}
+
+/// Blocks where lanes just finish: empty blocks that only return, and
+/// blocks nothing enters (no predecessor, or only such blocks before them).
+pub fn finishing(f: &Function, preds: &[Vec<usize>]) -> Vec<bool> {
+    let n = f.blocks.len();
+    let mut finishes: Vec<bool> = (0..n)
+        .map(|i| {
+            let b = &f.blocks[i];
+            i > 0 && (preds[i].is_empty() || (b.insts.is_empty() && b.term == Terminator::Ret))
+        })
+        .collect();
+    for i in 1..n {
+        if preds[i].iter().all(|&p| finishes[p]) {
+            finishes[i] = true;
+        }
+    }
+    finishes
+}
+
 /// Lane-level successors of a terminator.
 pub(crate) fn targets(t: Terminator) -> Vec<usize> {
     match t {
@@ -250,6 +280,16 @@ fn produces_divergent(inst: &MInst, divergent: &[bool], vcc_divergent: bool) -> 
             _ => false,
         }
     })
+}
+
+/// Whether `inst` writes EXEC.
+pub(crate) fn writes_exec(inst: &MInst) -> bool {
+    inst.def.mnemonic.contains("saveexec")
+        || inst
+            .ops
+            .iter()
+            .enumerate()
+            .any(|(k, o)| inst.is_def(k) && *o == Opnd::exec())
 }
 
 fn reads_divergent(reg: VReg, divergent: &[bool]) -> bool {
