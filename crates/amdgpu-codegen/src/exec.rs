@@ -257,6 +257,18 @@ pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
         }
         // The block after this one, when this block enters it inline.
         let inline_next = following.filter(|&j| entry[j] == Entry::Inline);
+        // A single backward successor (a loop latch): its lanes go back
+        // with EXEC, straight into the loop header's body. Its mask is 0
+        // then (the walk's invariant), so the header has nothing to add.
+        let backward: Vec<usize> = succs[i]
+            .iter()
+            .copied()
+            .filter(|&s| s <= i && masks[s].is_some())
+            .collect();
+        let latch_to = match backward.as_slice() {
+            [h] => Some(*h),
+            _ => None,
+        };
         // Adds the lanes of `mask` to block `t`'s waiting lanes.
         let send = |body: &mut Vec<MInst>, t: usize, mask: Opnd| -> Result<()> {
             if let Some(m) = masks[t] {
@@ -264,60 +276,63 @@ pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
             }
             Ok(())
         };
-        match b.term {
-            Terminator::Ret => {}
-            Terminator::Br(t) => {
-                if Some(t) != inline_next {
-                    send(&mut body, t, Opnd::exec())?;
-                }
+        let single = match targets(b.term).as_slice() {
+            [t] => Some(*t),
+            _ => None,
+        };
+        if let Some(t) = single {
+            if Some(t) == latch_to {
+                body.push(ins("s_branch", vec![Opnd::Label(header(t) + 1)])?);
+            } else if Some(t) != inline_next {
+                send(&mut body, t, Opnd::exec())?;
             }
-            Terminator::CondBr {
-                then, otherwise, ..
-            } if then == otherwise => {
-                if Some(then) != inline_next {
-                    send(&mut body, then, Opnd::exec())?;
+        } else if let Terminator::CondBr {
+            cond,
+            then,
+            otherwise,
+        } = b.term
+        {
+            let x = cond_mask(&mut body, cond)?;
+            for (t, taken) in [(then, true), (otherwise, false)] {
+                if Some(t) == inline_next || Some(t) == latch_to || masks[t].is_none() {
+                    continue;
                 }
+                let lanes = f.new_vreg(RegClass::Sgpr, 2);
+                let (mn, ops) = if taken {
+                    ("s_and_b64", vec![r(lanes), x, Opnd::exec()])
+                } else {
+                    ("s_andn2_b64", vec![r(lanes), Opnd::exec(), x])
+                };
+                body.push(ins(mn, ops)?);
+                send(&mut body, t, r(lanes))?;
             }
-            Terminator::CondBr {
-                cond,
-                then,
-                otherwise,
-            } => {
-                let x = cond_mask(&mut body, cond)?;
-                for (t, taken) in [(then, true), (otherwise, false)] {
-                    if Some(t) == inline_next || masks[t].is_none() {
-                        continue;
-                    }
-                    let lanes = f.new_vreg(RegClass::Sgpr, 2);
-                    let (mn, ops) = if taken {
-                        ("s_and_b64", vec![r(lanes), x, Opnd::exec()])
-                    } else {
-                        ("s_andn2_b64", vec![r(lanes), Opnd::exec(), x])
-                    };
-                    body.push(ins(mn, ops)?);
-                    send(&mut body, t, r(lanes))?;
-                }
-                if let Some(next) = inline_next {
-                    let mn = if next == then {
-                        "s_and_b64"
-                    } else {
-                        "s_andn2_b64"
-                    };
-                    body.push(ins(mn, vec![Opnd::exec(), Opnd::exec(), x])?);
-                    body.push(ins(
-                        "s_cbranch_execz",
-                        vec![Opnd::Label(next_masked(next + 1))],
-                    )?);
-                }
+            if let Some(next) = inline_next {
+                let mn = if next == then {
+                    "s_and_b64"
+                } else {
+                    "s_andn2_b64"
+                };
+                body.push(ins(mn, vec![Opnd::exec(), Opnd::exec(), x])?);
+                body.push(ins(
+                    "s_cbranch_execz",
+                    vec![Opnd::Label(next_masked(next + 1))],
+                )?);
+            }
+            if let Some(h) = latch_to {
+                let mn = if h == then {
+                    "s_and_b64"
+                } else {
+                    "s_andn2_b64"
+                };
+                body.push(ins(mn, vec![Opnd::exec(), Opnd::exec(), x])?);
+                body.push(ins("s_cbranch_execnz", vec![Opnd::Label(header(h) + 1)])?);
             }
         }
-        let mut back: Vec<usize> = succs[i]
-            .iter()
-            .copied()
-            .filter(|&s| s <= i && masks[s].is_some())
-            .collect();
-        back.sort_unstable();
-        back.dedup();
+        let back = if latch_to.is_some() {
+            Vec::new()
+        } else {
+            backward
+        };
         for s in back {
             let m = masks[s].expect("filtered on masks");
             body.push(ins("s_cmp_lg_u64", vec![r(m), Opnd::constant(0)])?);

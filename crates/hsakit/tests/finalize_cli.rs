@@ -283,6 +283,44 @@ fn uniform_and_divergent_flow_nest() {
 }
 
 #[test]
+fn nested_loops_with_several_back_edges_run() {
+    let n = 256usize;
+    let input: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(0x2545_f491).rotate_left(i % 29))
+        .collect();
+    let want: Vec<u32> = (0..n as u32)
+        .map(|gid| {
+            let x = input[gid as usize];
+            let (trips, inner) = (x & 7, (x >> 3) & 7);
+            let (mut i, mut acc) = (0u32, 1u32);
+            'outer: while i < trips {
+                i += 1;
+                if i & 3 == 2 {
+                    continue;
+                }
+                for j in 0..inner {
+                    acc = acc.wrapping_mul(3).wrapping_add(j);
+                    if (acc ^ gid) & 15 == 0 {
+                        break 'outer;
+                    }
+                }
+            }
+            acc.wrapping_add(i * 1000)
+        })
+        .collect();
+    for mcpu in TARGETS {
+        let r = Run {
+            file: kernel("nested_loops.hsail"),
+            kernel: "&nested_loops",
+            grid: "256",
+            group: "64",
+        };
+        let got = run(&r, mcpu, &[Arg::Buf(u32s(&input)), Arg::Zeros(4 * n)], 1);
+        check("nested_loops", mcpu, &got, &want);
+    }
+}
+
+#[test]
 fn loop_runs() {
     let n = 192usize;
     let input: Vec<u32> = (0..n as u32)
