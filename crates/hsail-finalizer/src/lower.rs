@@ -20,6 +20,7 @@ use hsail::validate::CodeBlock;
 
 use crate::{Error, Locator, Options, Result};
 
+mod bits;
 mod compare;
 mod convert;
 mod dispatch;
@@ -552,6 +553,7 @@ impl Cx<'_> {
                 }
             }
             Code::InstCmp(c) => self.lower_cmp(c, ops, &what),
+            Code::InstSourceType(st) => self.lower_source_type(st, ops, &what),
             Code::InstCvt(c) => self.lower_cvt(c, ops, &what),
             Code::InstMem(mem) if mem.segment == BrigSegment::GROUP => match op {
                 BrigOpcode::LD => self.lower_ld_group(mem, ops, &what),
