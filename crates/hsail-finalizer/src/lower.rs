@@ -28,6 +28,7 @@ mod divide;
 mod float;
 mod int;
 mod memory;
+mod packed;
 
 /// One explicit kernel argument.
 #[derive(Debug, Clone)]
@@ -546,6 +547,7 @@ impl Cx<'_> {
                     | BrigOpcode::CURRENTWORKGROUPSIZE
                     | BrigOpcode::GRIDSIZE => self.lower_dispatch(op, type_, ops, &what),
                     BrigOpcode::NOP => Ok(()),
+                    _ if type_.is_packed() => self.lower_packed(code, ops, &what),
                     _ if ty(type_).is_some_and(|(k, _)| k == Kind::F) => {
                         self.lower_float(op, type_, ops, &what)
                     }

@@ -960,3 +960,402 @@ fn division_inputs() -> Vec<In> {
 fn int_ops64_division_stress() {
     check("int_ops64.hsail", "&int_ops64", &division_inputs(), OPS64);
 }
+
+// -------------------------------------------------------- packed (4.14) ---
+
+/// Element `i` of a packed value (`w`-bit elements), extended by type.
+fn lane(v: u64, i: u32, w: u32, signed: bool) -> i128 {
+    let raw = i128::from((v >> (i * w)) & ones(w));
+    if signed && raw >> (w - 1) == 1 {
+        raw - (1 << w)
+    } else {
+        raw
+    }
+}
+
+/// A packed operation per §4.14: `ctl` is the packing control (`pp`,
+/// `ps`, `sp`, `ss`, `p`, `s`); `ss`/`s` write element 0 only and keep the
+/// rest of `old`; `sat` clamps to the element range, otherwise results
+/// wrap.
+#[allow(clippy::too_many_arguments)]
+fn packed(
+    (w, n, signed): (u32, u32, bool),
+    ctl: &str,
+    sat: bool,
+    a: u64,
+    b: u64,
+    old: u64,
+    f: impl Fn(i128, i128) -> i128,
+) -> u64 {
+    let (sa, sb) = match ctl {
+        "ps" => (false, true),
+        "sp" => (true, false),
+        "ss" | "s" => (true, true),
+        _ => (false, false),
+    };
+    let low_only = sa && sb;
+    let (min, max) = if signed {
+        (-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
+    } else {
+        (0, (1i128 << w) - 1)
+    };
+    let mut out = if low_only { old } else { 0 };
+    for i in 0..if low_only { 1 } else { n } {
+        let x = lane(a, if sa { 0 } else { i }, w, signed);
+        let y = lane(b, if sb { 0 } else { i }, w, signed);
+        let mut r = f(x, y);
+        if sat {
+            r = r.clamp(min, max);
+        }
+        out = (out & !(ones(w) << (i * w))) | ((r as u64 & ones(w)) << (i * w));
+    }
+    out & ones(w * n)
+}
+
+/// `cmov` on packed types: element of `c` nonzero → element of `a`.
+fn packed_cmov((w, n): (u32, u32), c: u64, a: u64, b: u64) -> u64 {
+    (0..n).fold(0, |out, i| {
+        let m = ones(w) << (i * w);
+        out | if c & m != 0 { a & m } else { b & m }
+    })
+}
+
+/// Packed shifts: every element by `amount` modulo the element width.
+fn packed_shift((w, n, signed): (u32, u32, bool), left: bool, a: u64, amount: u32) -> u64 {
+    let k = amount & (w - 1);
+    packed((w, n, signed), "pp", false, a, 0, 0, |x, _| {
+        if left { x << k } else { x >> k }
+    })
+}
+
+const U8X4: (u32, u32, bool) = (8, 4, false);
+const S8X4: (u32, u32, bool) = (8, 4, true);
+const U16X2: (u32, u32, bool) = (16, 2, false);
+const S16X2: (u32, u32, bool) = (16, 2, true);
+const U8X8: (u32, u32, bool) = (8, 8, false);
+const S8X8: (u32, u32, bool) = (8, 8, true);
+const U16X4: (u32, u32, bool) = (16, 4, false);
+const S16X4: (u32, u32, bool) = (16, 4, true);
+const U32X2: (u32, u32, bool) = (32, 2, false);
+const S32X2: (u32, u32, bool) = (32, 2, true);
+
+fn add(x: i128, y: i128) -> i128 {
+    x + y
+}
+fn sub(x: i128, y: i128) -> i128 {
+    x - y
+}
+fn mul(x: i128, y: i128) -> i128 {
+    x * y
+}
+
+/// `mulhi` on `w`-bit elements: the high half of the 2w-bit product.
+fn mulhi(w: u32) -> impl Fn(i128, i128) -> i128 {
+    move |x, y| (x * y) >> w
+}
+
+#[test]
+fn pk_ops32() {
+    let refs: &[Ref] = &[
+        ("add_pp_u8x4", |x| {
+            packed(U8X4, "pp", false, x.a64(), x.b64(), 0, add)
+        }),
+        ("add_pp_sat_u8x4", |x| {
+            packed(U8X4, "pp", true, x.a64(), x.b64(), 0, add)
+        }),
+        ("add_pp_sat_s8x4", |x| {
+            packed(S8X4, "pp", true, x.a64(), x.b64(), 0, add)
+        }),
+        ("sub_pp_sat_u8x4", |x| {
+            packed(U8X4, "pp", true, x.a64(), x.b64(), 0, sub)
+        }),
+        ("sub_ps_sat_s8x4", |x| {
+            packed(S8X4, "ps", true, x.a64(), x.b64(), 0, sub)
+        }),
+        ("mul_pp_u8x4", |x| {
+            packed(U8X4, "pp", false, x.a64(), x.b64(), 0, mul)
+        }),
+        ("mul_pp_sat_s8x4", |x| {
+            packed(S8X4, "pp", true, x.a64(), x.b64(), 0, mul)
+        }),
+        ("mulhi_pp_u8x4", |x| {
+            packed(U8X4, "pp", false, x.a64(), x.b64(), 0, mulhi(8))
+        }),
+        ("mulhi_pp_s8x4", |x| {
+            packed(S8X4, "pp", false, x.a64(), x.b64(), 0, mulhi(8))
+        }),
+        ("min_pp_s8x4", |x| {
+            packed(S8X4, "pp", false, x.a64(), x.b64(), 0, i128::min)
+        }),
+        ("max_ss_u8x4", |x| {
+            packed(U8X4, "ss", false, x.a64(), x.b64(), u(x.c()), i128::max)
+        }),
+        ("abs_p_s8x4", |x| {
+            packed(S8X4, "p", false, x.a64(), 0, 0, |v, _| v.abs())
+        }),
+        ("neg_s_s8x4", |x| {
+            packed(S8X4, "s", false, x.a64(), 0, u(x.c()), |v, _| -v)
+        }),
+        ("shl_u8x4", |x| packed_shift(U8X4, true, x.a64(), x.b())),
+        ("shr_s8x4", |x| packed_shift(S8X4, false, x.a64(), x.b())),
+        ("shr_u8x4", |x| packed_shift(U8X4, false, x.a64(), x.b())),
+        ("cmov_u8x4", |x| {
+            packed_cmov((8, 4), u(x.c()), u(x.a()), u(x.b()))
+        }),
+        ("add_pp_u16x2", |x| {
+            packed(U16X2, "pp", false, x.a64(), x.b64(), 0, add)
+        }),
+        ("add_pp_sat_s16x2", |x| {
+            packed(S16X2, "pp", true, x.a64(), x.b64(), 0, add)
+        }),
+        ("sub_sp_sat_u16x2", |x| {
+            packed(U16X2, "sp", true, x.a64(), x.b64(), 0, sub)
+        }),
+        ("mul_pp_sat_u16x2", |x| {
+            packed(U16X2, "pp", true, x.a64(), x.b64(), 0, mul)
+        }),
+        ("mulhi_pp_s16x2", |x| {
+            packed(S16X2, "pp", false, x.a64(), x.b64(), 0, mulhi(16))
+        }),
+        ("mulhi_pp_u16x2", |x| {
+            packed(U16X2, "pp", false, x.a64(), x.b64(), 0, mulhi(16))
+        }),
+        ("max_ps_s16x2", |x| {
+            packed(S16X2, "ps", false, x.a64(), x.b64(), 0, i128::max)
+        }),
+        ("min_ss_u16x2", |x| {
+            packed(U16X2, "ss", false, x.a64(), x.b64(), u(x.c()), i128::min)
+        }),
+        ("abs_s_s16x2", |x| {
+            packed(S16X2, "s", false, x.a64(), 0, u(x.c()), |v, _| v.abs())
+        }),
+        ("neg_p_s16x2", |x| {
+            packed(S16X2, "p", false, x.a64(), 0, 0, |v, _| -v)
+        }),
+        ("shl_s16x2", |x| packed_shift(S16X2, true, x.a64(), x.b())),
+        ("shr_s16x2", |x| packed_shift(S16X2, false, x.a64(), x.b())),
+        ("cmov_s16x2", |x| {
+            packed_cmov((16, 2), u(x.c()), u(x.a()), u(x.b()))
+        }),
+        ("add_ps_u8x4 u8x4(1,2,3,4)", |x| {
+            // Elements are listed from the most significant: element 0 is 4.
+            packed(U8X4, "ps", false, x.a64(), 0x0102_0304, 0, add)
+        }),
+        ("mul_pp_sat_u16x2 u16x2(65535,2)", |x| {
+            packed(U16X2, "pp", true, x.a64(), 0xffff_0002, 0, mul)
+        }),
+    ];
+    check("pk_ops32.hsail", "&pk_ops32", &int_inputs(), refs);
+}
+
+#[test]
+fn pk_ops64() {
+    let refs: &[Ref] = &[
+        ("add_pp_u8x8", |x| {
+            packed(U8X8, "pp", false, x.a64(), x.b64(), 0, add)
+        }),
+        ("add_pp_sat_s8x8", |x| {
+            packed(S8X8, "pp", true, x.a64(), x.b64(), 0, add)
+        }),
+        ("sub_pp_sat_u16x4", |x| {
+            packed(U16X4, "pp", true, x.a64(), x.b64(), 0, sub)
+        }),
+        ("mul_pp_s16x4", |x| {
+            packed(S16X4, "pp", false, x.a64(), x.b64(), 0, mul)
+        }),
+        ("mulhi_pp_u16x4", |x| {
+            packed(U16X4, "pp", false, x.a64(), x.b64(), 0, mulhi(16))
+        }),
+        ("min_pp_u32x2", |x| {
+            packed(U32X2, "pp", false, x.a64(), x.b64(), 0, i128::min)
+        }),
+        ("max_pp_s32x2", |x| {
+            packed(S32X2, "pp", false, x.a64(), x.b64(), 0, i128::max)
+        }),
+        ("add_pp_u32x2", |x| {
+            packed(U32X2, "pp", false, x.a64(), x.b64(), 0, add)
+        }),
+        ("sub_ps_s32x2", |x| {
+            packed(S32X2, "ps", false, x.a64(), x.b64(), 0, sub)
+        }),
+        ("mul_pp_u32x2", |x| {
+            packed(U32X2, "pp", false, x.a64(), x.b64(), 0, mul)
+        }),
+        ("mulhi_pp_s32x2", |x| {
+            packed(S32X2, "pp", false, x.a64(), x.b64(), 0, mulhi(32))
+        }),
+        ("mulhi_pp_u32x2", |x| {
+            packed(U32X2, "pp", false, x.a64(), x.b64(), 0, mulhi(32))
+        }),
+        ("add_pp_sat_u32x2", |x| {
+            packed(U32X2, "pp", true, x.a64(), x.b64(), 0, add)
+        }),
+        ("sub_pp_sat_u32x2", |x| {
+            packed(U32X2, "pp", true, x.a64(), x.b64(), 0, sub)
+        }),
+        ("mul_pp_sat_u32x2", |x| {
+            packed(U32X2, "pp", true, x.a64(), x.b64(), 0, mul)
+        }),
+        ("abs_p_s32x2", |x| {
+            packed(S32X2, "p", false, x.a64(), 0, 0, |v, _| v.abs())
+        }),
+        ("neg_s_s32x2", |x| {
+            packed(S32X2, "s", false, x.a64(), 0, x.c64(), |v, _| -v)
+        }),
+        ("shl_u32x2", |x| packed_shift(U32X2, true, x.a64(), x.b())),
+        ("shr_s32x2", |x| packed_shift(S32X2, false, x.a64(), x.b())),
+        ("shr_u16x4", |x| packed_shift(U16X4, false, x.a64(), x.b())),
+        ("cmov_u32x2", |x| {
+            packed_cmov((32, 2), x.c64(), x.a64(), x.b64())
+        }),
+        ("cmov_s8x8", |x| {
+            packed_cmov((8, 8), x.c64(), x.a64(), x.b64())
+        }),
+        ("abs_p_s16x4", |x| {
+            packed(S16X4, "p", false, x.a64(), 0, 0, |v, _| v.abs())
+        }),
+        ("neg_p_s8x8", |x| {
+            packed(S8X8, "p", false, x.a64(), 0, 0, |v, _| -v)
+        }),
+        ("max_sp_u8x8", |x| {
+            packed(U8X8, "sp", false, x.a64(), x.b64(), 0, i128::max)
+        }),
+        ("min_ss_s16x4", |x| {
+            packed(S16X4, "ss", false, x.a64(), x.b64(), x.c64(), i128::min)
+        }),
+        ("mulhi_pp_s8x8", |x| {
+            packed(S8X8, "pp", false, x.a64(), x.b64(), 0, mulhi(8))
+        }),
+        ("sub_pp_sat_s16x4", |x| {
+            packed(S16X4, "pp", true, x.a64(), x.b64(), 0, sub)
+        }),
+    ];
+    check("pk_ops64.hsail", "&pk_ops64", &int_inputs(), refs);
+}
+
+#[test]
+fn pk_sat_s32() {
+    let refs: &[Ref] = &[
+        ("add_pp_sat_s32x2", |x| {
+            packed(S32X2, "pp", true, x.a64(), x.b64(), 0, add)
+        }),
+        ("sub_pp_sat_s32x2", |x| {
+            packed(S32X2, "pp", true, x.a64(), x.b64(), 0, sub)
+        }),
+        ("mul_pp_sat_s32x2", |x| {
+            packed(S32X2, "pp", true, x.a64(), x.b64(), 0, mul)
+        }),
+        ("add_ps_sat_s32x2", |x| {
+            packed(S32X2, "ps", true, x.a64(), x.b64(), 0, add)
+        }),
+        ("sub_ss_sat_s32x2", |x| {
+            packed(S32X2, "ss", true, x.a64(), x.b64(), x.c64(), sub)
+        }),
+        ("mul_sp_sat_s32x2", |x| {
+            packed(S32X2, "sp", true, x.a64(), x.b64(), 0, mul)
+        }),
+    ];
+    check("pk_sat_s32.hsail", "&pk_sat_s32", &int_inputs(), refs);
+}
+
+/// Packed `cmp` of `w`-bit elements: relation bit set `rel` (as in
+/// [`FLOAT_OPS`]) per element, all ones or 0.
+fn packed_cmp(w: u32, n: u32, a: u64, b: u64, holds: impl Fn(u64, u64) -> bool) -> u64 {
+    (0..n).fold(0, |out, i| {
+        let (x, y) = ((a >> (i * w)) & ones(w), (b >> (i * w)) & ones(w));
+        out | if holds(x, y) { ones(w) << (i * w) } else { 0 }
+    })
+}
+
+/// Integer relation `op` (eq … ge, as [`int_rel`]) of two elements.
+fn int_holds(op: usize, w: u32, signed: bool) -> impl Fn(u64, u64) -> bool {
+    move |x, y| int_rel(op, lane(x, 0, w, signed).cmp(&lane(y, 0, w, signed)))
+}
+
+/// Float relation `op` (index into [`FLOAT_OPS`]) of two elements.
+fn float_holds(op: usize, f: &'static Format, ftz: bool) -> impl Fn(u64, u64) -> bool {
+    move |x, y| float_cmp(f, op, x, y, ftz)
+}
+
+/// References for `cmp_packed.hsail`.
+const CMP_PACKED: &[Ref] = &[
+    ("cmp_eq_pp_u8x4_u8x4", |x| {
+        packed_cmp(8, 4, x.a64(), x.b64(), int_holds(0, 8, false))
+    }),
+    ("cmp_lt_pp_u8x4_s8x4", |x| {
+        packed_cmp(8, 4, x.a64(), x.b64(), int_holds(2, 8, true))
+    }),
+    ("cmp_ge_pp_u16x2_u16x2", |x| {
+        packed_cmp(16, 2, x.a64(), x.b64(), int_holds(5, 16, false))
+    }),
+    ("cmp_gt_pp_u16x2_s16x2", |x| {
+        packed_cmp(16, 2, x.a64(), x.b64(), int_holds(4, 16, true))
+    }),
+    ("cmp_ne_pp_u32x2_u32x2", |x| {
+        packed_cmp(32, 2, x.a64(), x.b64(), int_holds(1, 32, false))
+    }),
+    ("cmp_le_pp_u32x2_s32x2", |x| {
+        packed_cmp(32, 2, x.a64(), x.b64(), int_holds(3, 32, true))
+    }),
+    ("cmp_lt_pp_u8x8_s8x8", |x| {
+        packed_cmp(8, 8, x.a64(), x.b64(), int_holds(2, 8, true))
+    }),
+    ("cmp_ge_pp_u16x4_u16x4", |x| {
+        packed_cmp(16, 4, x.a64(), x.b64(), int_holds(5, 16, false))
+    }),
+    ("cmp_eq_pp_u16x2_f16x2", |x| {
+        packed_cmp(16, 2, x.a64(), x.b64(), float_holds(0, &F16, false))
+    }),
+    ("cmp_ltu_pp_u16x2_f16x2", |x| {
+        packed_cmp(16, 2, x.a64(), x.b64(), float_holds(8, &F16, false))
+    }),
+    ("cmp_lt_ftz_pp_u16x2_f16x2", |x| {
+        packed_cmp(16, 2, x.a64(), x.b64(), float_holds(2, &F16, true))
+    }),
+    ("cmp_nan_pp_u32x2_f32x2", |x| {
+        packed_cmp(32, 2, x.a64(), x.b64(), float_holds(13, &F32, false))
+    }),
+    ("cmp_geu_ftz_pp_u32x2_f32x2", |x| {
+        packed_cmp(32, 2, x.a64(), x.b64(), float_holds(11, &F32, true))
+    }),
+    ("cmp_sne_pp_u32x2_f32x2", |x| {
+        packed_cmp(32, 2, x.a64(), x.b64(), float_holds(1, &F32, false))
+    }),
+    ("cmp_gt_pp_u16x4_f16x4", |x| {
+        packed_cmp(16, 4, x.a64(), x.b64(), float_holds(4, &F16, false))
+    }),
+];
+
+/// Every pair of `f`'s specials in every element of A and B (elements of
+/// `w` bits; other element positions rotate through the specials).
+fn packed_float_inputs(f: &Format, w: u32) -> Vec<In> {
+    let n = 64 / w;
+    let s = |k: usize| f.specials[k % 16] & ones(w);
+    (0..256)
+        .map(|i| {
+            let (a, b) = (0..n).fold((0, 0), |(a, b), e| {
+                let k = i + 37 * e as usize;
+                (a | s(k / 16 + e as usize) << (e * w), b | s(k) << (e * w))
+            });
+            In([a, b, 0, 0])
+        })
+        .collect()
+}
+
+#[test]
+fn cmp_packed() {
+    let file = "cmp_packed.hsail";
+    check(file, "&cmp_packed", &int_inputs(), CMP_PACKED);
+    check(
+        file,
+        "&cmp_packed",
+        &packed_float_inputs(&F16, 16),
+        CMP_PACKED,
+    );
+    check(
+        file,
+        "&cmp_packed",
+        &packed_float_inputs(&F32, 32),
+        CMP_PACKED,
+    );
+}

@@ -11,6 +11,7 @@
 use amdgpu_codegen::{Opnd, VReg};
 use brig::{BrigAluModifierMask, BrigCompareOperation as C, BrigType, OperandOffset};
 
+use super::packed::{Control, Layout};
 use super::{Cx, Kind, Src, dw, pair, ty};
 use crate::Result;
 
@@ -55,6 +56,30 @@ const DEST: &[(BrigType, u8, [u32; 2])] = &[
     (BrigType::F64, 2, [0, 0x3ff0_0000]),
 ];
 
+/// The GFX9 `v_cmp` operation and type suffix for `cmp` on `(kind, bits)`
+/// sources.
+fn cmp_op(kind: Kind, bits: u32, cmp: C) -> Option<(&'static str, &'static str)> {
+    let opname = if kind == Kind::F {
+        FLOAT_OPS
+            .iter()
+            .find(|(q, s, _)| *q == cmp || *s == cmp)
+            .map(|e| e.2)
+    } else {
+        INT_OPS.iter().find(|(o, _)| *o == cmp).map(|e| e.1)
+    }?;
+    let suffix = match (kind, bits) {
+        (Kind::F, 16) => "f16",
+        (Kind::F, 32) => "f32",
+        (Kind::F, 64) => "f64",
+        (Kind::S, 8 | 16 | 32) => "i32",
+        (Kind::S, 64) => "i64",
+        (Kind::U | Kind::B, 1 | 8 | 16 | 32) => "u32",
+        (Kind::U | Kind::B, 64) => "u64",
+        _ => return None,
+    };
+    Some((opname, suffix))
+}
+
 /// `v_cmp_class` mask of the subnormals (bit 4 negative, bit 7 positive).
 const SUBNORMALS: u32 = 0x90;
 
@@ -65,6 +90,9 @@ impl Cx<'_> {
         ops: &[OperandOffset],
         what: &str,
     ) -> Result<()> {
+        if c.source_type.is_packed() {
+            return self.lower_cmp_packed(c, ops, what);
+        }
         let Some(&(_, dwords, truth)) = DEST.iter().find(|(t, _, _)| *t == c.base.type_) else {
             return Err(self.unsupported(format!("{what} (cmp to this destination type)")));
         };
@@ -72,26 +100,7 @@ impl Cx<'_> {
             return Err(self.unsupported(what.to_string()));
         };
         let ftz = c.modifier.raw() & BrigAluModifierMask::FTZ.raw() != 0;
-        let cmp = c.compare;
-        let opname = if kind == Kind::F {
-            FLOAT_OPS
-                .iter()
-                .find(|(q, s, _)| *q == cmp || *s == cmp)
-                .map(|e| e.2)
-        } else {
-            INT_OPS.iter().find(|(o, _)| *o == cmp).map(|e| e.1)
-        };
-        let suffix = match (kind, bits) {
-            (Kind::F, 16) => "f16",
-            (Kind::F, 32) => "f32",
-            (Kind::F, 64) => "f64",
-            (Kind::S, 32) => "i32",
-            (Kind::S, 64) => "i64",
-            (Kind::U | Kind::B, 1 | 32) => "u32",
-            (Kind::U | Kind::B, 64) => "u64",
-            _ => return Err(self.unsupported(what.to_string())),
-        };
-        let Some(opname) = opname else {
+        let Some((opname, suffix)) = cmp_op(kind, bits, c.compare) else {
             return Err(self.unsupported(what.to_string()));
         };
         let d = self.dst(ops[0])?;
@@ -114,6 +123,45 @@ impl Cx<'_> {
             vec![Opnd::vcc(), v[0], v[1]],
         )?;
         self.vcc_to_value(d, dwords, truth)
+    }
+
+    /// Packed `cmp` (§5.18, Table 5-25): each destination element all
+    /// ones or 0.
+    fn lower_cmp_packed(
+        &mut self,
+        c: &brig::BrigInstCmp,
+        ops: &[OperandOffset],
+        what: &str,
+    ) -> Result<()> {
+        let (Some(lay), Some(out), Some((kind, bits)), 3) = (
+            Layout::of(c.source_type),
+            Layout::of(c.base.type_),
+            ty(c.source_type.element_type()),
+            ops.len(),
+        ) else {
+            return Err(self.unsupported(what.to_string()));
+        };
+        let Some((opname, suffix)) = cmp_op(kind, bits, c.compare).filter(|_| out.w == lay.w)
+        else {
+            return Err(self.unsupported(what.to_string()));
+        };
+        let ftz = kind == Kind::F && c.modifier.raw() & BrigAluModifierMask::FTZ.raw() != 0;
+        let mn = format!("v_cmp_{opname}_{suffix}_e64");
+        let d = self.dst(ops[0])?;
+        let s = self.srcs(ops, 1)?;
+        self.elementwise(d, lay, Control::of(c.pack), &s, &mut |cx, x| {
+            let mut v = [x[0], x[1]];
+            if ftz {
+                for o in &mut v {
+                    *o = cx.flush_subnormal(*o, suffix, bits)?;
+                }
+            }
+            cx.emit(&mn, vec![Opnd::vcc(), v[0], v[1]])?;
+            cx.tmp(
+                "v_cndmask_b32_e64",
+                vec![Opnd::constant(0), Opnd::constant(u32::MAX), Opnd::vcc()],
+            )
+        })
     }
 
     /// `x` with a subnormal value replaced by +0 (`bits` 16, 32 or 64).
