@@ -1359,3 +1359,106 @@ fn cmp_packed() {
         CMP_PACKED,
     );
 }
+
+// ---------------------------------------------------------------- 5.9 ---
+
+/// `shuffle`: destination element `i` is element `sel` field `i` of `a`
+/// for the lower half, of `b` for the upper half.
+fn shuffle((w, n): (u32, u32), a: u64, b: u64, sel: u64) -> u64 {
+    let bits = n.trailing_zeros();
+    (0..n).fold(0, |out, i| {
+        let index = (sel >> (i * bits)) as u32 & (n - 1);
+        let src = if i < n / 2 { a } else { b };
+        out | ((src >> (index * w)) & ones(w)) << (i * w)
+    })
+}
+
+/// `unpacklo`/`unpackhi`: the lower or upper halves of `a` and `b`
+/// interleaved, `a` first.
+fn interleave((w, n): (u32, u32), hi: bool, a: u64, b: u64) -> u64 {
+    let base = if hi { n / 2 } else { 0 };
+    (0..n).fold(0, |out, i| {
+        let src = if i % 2 == 0 { a } else { b };
+        out | ((src >> ((base + i / 2) * w)) & ones(w)) << (i * w)
+    })
+}
+
+/// `pack`: element `index mod n` of `base` replaced by the low bits of `v`.
+fn pack_ref((w, n): (u32, u32), base: u64, v: u64, index: u32) -> u64 {
+    let at = (index & (n - 1)) * w;
+    ((base & !(ones(w) << at)) | ((v & ones(w)) << at)) & ones(w * n)
+}
+
+/// `unpack` to a 32-bit register: element `index mod n`, extended.
+fn unpack_ref((w, n, signed): (u32, u32, bool), v: u64, index: u32) -> u64 {
+    u(lane(v, index & (n - 1), w, signed) as u32)
+}
+
+#[test]
+fn pk_data() {
+    let refs: &[Ref] = &[
+        ("shuffle_u8x4 0x1b", |x| {
+            shuffle((8, 4), x.a64(), x.b64(), 0x1b)
+        }),
+        ("shuffle_s8x4 0x93", |x| {
+            shuffle((8, 4), x.a64(), x.b64(), 0x93)
+        }),
+        ("shuffle_u8x8", |x| {
+            shuffle((8, 8), x.a64(), x.b64(), 0xfa_c688)
+        }),
+        ("shuffle_u16x2", |x| shuffle((16, 2), x.a64(), x.b64(), 2)),
+        ("shuffle_u16x4", |x| {
+            shuffle((16, 4), x.a64(), x.b64(), 0xb1)
+        }),
+        ("shuffle_f32x2", |x| shuffle((32, 2), x.a64(), x.b64(), 1)),
+        ("unpacklo_u8x4", |x| {
+            interleave((8, 4), false, x.a64(), x.b64())
+        }),
+        ("unpackhi_u8x4", |x| {
+            interleave((8, 4), true, x.a64(), x.b64())
+        }),
+        ("unpacklo_s16x4", |x| {
+            interleave((16, 4), false, x.a64(), x.b64())
+        }),
+        ("unpackhi_u8x8", |x| {
+            interleave((8, 8), true, x.a64(), x.b64())
+        }),
+        ("unpackhi_f16x2", |x| {
+            interleave((16, 2), true, x.a64(), x.b64())
+        }),
+        ("unpacklo_u32x2", |x| {
+            interleave((32, 2), false, x.a64(), x.b64())
+        }),
+        ("pack_u8x4_u32", |x| {
+            pack_ref((8, 4), u(x.a()), u(x.b()), x.c())
+        }),
+        ("pack_s16x4_s32", |x| {
+            pack_ref((16, 4), x.a64(), u(x.b()), x.c())
+        }),
+        ("pack_u32x2_u32", |x| {
+            pack_ref((32, 2), x.a64(), u(x.b()), x.c())
+        }),
+        ("pack_u8x8_u32", |x| {
+            pack_ref((8, 8), x.a64(), u(x.b()), x.c())
+        }),
+        ("pack_f16x2_f16", |x| {
+            pack_ref((16, 2), u(x.a()), u(x.b()), 1)
+        }),
+        ("pack_f32x2_f32", |x| {
+            pack_ref((32, 2), x.a64(), u(x.b()), 0)
+        }),
+        ("unpack_u32_u8x4", |x| unpack_ref(U8X4, x.a64(), x.c())),
+        ("unpack_s32_s8x4", |x| unpack_ref(S8X4, x.a64(), x.c())),
+        ("unpack_s32_s16x4", |x| unpack_ref(S16X4, x.a64(), x.c())),
+        ("unpack_u32_u16x4", |x| unpack_ref(U16X4, x.a64(), x.c())),
+        ("unpack_s32_s32x2", |x| unpack_ref(S32X2, x.a64(), x.c())),
+        ("unpack_u32_u8x8", |x| unpack_ref(U8X8, x.a64(), x.c())),
+        ("unpack_f16_f16x2", |x| unpack_ref(U16X2, x.a64(), 1)),
+        ("unpack_f32_f32x2", |x| unpack_ref(U32X2, x.a64(), x.c())),
+        ("unpack_s32_s8x8 5", |x| unpack_ref(S8X8, x.a64(), 5)),
+        ("pack_s8x4_s32 -3 7", |x| {
+            pack_ref((8, 4), u(x.a()), 0xfd, 7)
+        }),
+    ];
+    check("pk_data.hsail", "&pk_data", &int_inputs(), refs);
+}

@@ -151,6 +151,9 @@ impl Cx<'_> {
         if matches!(op, BrigOpcode::COMBINE | BrigOpcode::EXPAND) {
             return self.lower_combine_expand(op, ops, what);
         }
+        if matches!(op, BrigOpcode::PACK | BrigOpcode::UNPACK) {
+            return self.lower_pack_unpack(st, ops, what);
+        }
         let (Some((kind, bits)), 2) = (ty(st.source_type), ops.len()) else {
             return Err(self.unsupported(what.to_string()));
         };

@@ -11,7 +11,7 @@
 use amdgpu_codegen::{Opnd, VReg};
 use brig::{BrigOpcode, BrigPack, BrigType, Code, OperandOffset};
 
-use super::{Cx, Kind, Src, dw, ty};
+use super::{Cx, Kind, Src, dw, pair, r, ty};
 use crate::Result;
 
 /// A packed type's element width, count and signedness.
@@ -99,7 +99,11 @@ impl<'c> Cx<'c> {
             return Err(self.unsupported(what.to_string()));
         };
         let float = ty(inst.type_.element_type()).is_some_and(|(k, _)| k == Kind::F);
-        if float && op != BrigOpcode::CMOV {
+        let moves = matches!(
+            op,
+            BrigOpcode::CMOV | BrigOpcode::SHUFFLE | BrigOpcode::UNPACKLO | BrigOpcode::UNPACKHI
+        );
+        if float && !moves {
             return Err(self.unsupported(what.to_string()));
         }
         let d = self.dst(ops[0])?;
@@ -138,8 +142,131 @@ impl<'c> Cx<'c> {
                     cx.element_op(op, lay, ctl.sat, x)
                 })
             }
+            (BrigOpcode::SHUFFLE | BrigOpcode::UNPACKLO | BrigOpcode::UNPACKHI, _) => {
+                self.rearrange(op, d, lay, &s, what)
+            }
             _ => Err(self.unsupported(what.to_string())),
         }
+    }
+
+    /// `shuffle`, `unpacklo`, `unpackhi` (§5.9): each destination element
+    /// is a source element chosen at compile time. `shuffle` fills the
+    /// lower half of the destination from `src0` and the upper half from
+    /// `src1` (the PRM's description); the unpacks interleave the lower or
+    /// upper halves of both sources, `src0` first.
+    fn rearrange(
+        &mut self,
+        op: BrigOpcode,
+        d: VReg,
+        lay: Layout,
+        s: &[Src],
+        what: &str,
+    ) -> Result<()> {
+        let n = lay.n;
+        let picks: Vec<(usize, u32)> = match (op, s) {
+            (BrigOpcode::SHUFFLE, [_, _, Src::Const(sel)]) => {
+                let bits = n.trailing_zeros();
+                (0..n)
+                    .map(|i| {
+                        let index = (*sel >> (i * bits)) as u32 & (n - 1);
+                        (usize::from(i >= n / 2), index)
+                    })
+                    .collect()
+            }
+            (BrigOpcode::UNPACKLO | BrigOpcode::UNPACKHI, [_, _]) => {
+                let base = if op == BrigOpcode::UNPACKHI { n / 2 } else { 0 };
+                (0..n).map(|i| ((i % 2) as usize, base + i / 2)).collect()
+            }
+            _ => return Err(self.unsupported(what.to_string())),
+        };
+        let raw = Layout {
+            signed: false,
+            ..lay
+        };
+        let mut results = Vec::with_capacity(picks.len());
+        for (src, index) in picks {
+            results.push(self.element(s[src], index, raw)?);
+        }
+        self.pack_elements(d, raw, &results, false)
+    }
+
+    /// `pack` and `unpack` (§5.9): one element, chosen at run time by the
+    /// index operand (modulo the element count), replaced or extracted
+    /// (`unpack` extends it by the element type).
+    pub(super) fn lower_pack_unpack(
+        &mut self,
+        st: &brig::BrigInstSourceType,
+        ops: &[OperandOffset],
+        what: &str,
+    ) -> Result<()> {
+        let pack = st.base.opcode == BrigOpcode::PACK;
+        let packed_type = if pack { st.base.type_ } else { st.source_type };
+        let (Some(lay), Some(&dst)) = (Layout::of(packed_type), ops.first()) else {
+            return Err(self.unsupported(what.to_string()));
+        };
+        let d = self.dst(dst)?;
+        let s = self.srcs(ops, 1)?;
+        let (index, arity) = if pack { (2, 3) } else { (1, 2) };
+        if s.len() != arity {
+            return Err(self.unsupported(what.to_string()));
+        }
+        // Bit offset of the element: (index mod n) * w.
+        let i = self.val(s[index], 0)?;
+        let i = self.tmp("v_and_b32_e64", vec![i, Opnd::constant(lay.n - 1)])?;
+        let log_w = Opnd::constant(lay.w.trailing_zeros());
+        let sh = self.tmp("v_lshlrev_b32_e64", vec![log_w, i])?;
+        let wide = lay.w * lay.n == 64;
+        if pack {
+            self.pack_one(d, lay, sh, &s, wide)
+        } else {
+            let v = if wide {
+                let a = self.val64(s[0])?;
+                let t = self.vtemp(2);
+                self.emit("v_lshrrev_b64", vec![pair(t), sh, pair(a)])?;
+                dw(t, 0)
+            } else {
+                self.val(s[0], 0)?
+            };
+            let x = if lay.w == 32 {
+                v
+            } else {
+                let mn = if lay.signed { "v_bfe_i32" } else { "v_bfe_u32" };
+                let off = if wide { Opnd::constant(0) } else { sh };
+                self.tmp(mn, vec![v, off, Opnd::constant(lay.w)])?
+            };
+            self.emit("v_mov_b32", vec![r(d), x])
+        }
+    }
+
+    /// `pack`: `bfi(ones << sh, value << sh, src0)` on each dword.
+    fn pack_one(&mut self, d: VReg, lay: Layout, sh: Opnd, s: &[Src], wide: bool) -> Result<()> {
+        let ones = Src::Const(u64::from(lay.ones()));
+        let v = self.val(s[1], 0)?;
+        let m = self.val(ones, 0)?;
+        let v = self.tmp("v_and_b32_e64", vec![v, m])?;
+        let (mask, value) = if wide {
+            let m = self.vtemp(2);
+            let ones = self.val64(ones)?;
+            self.emit("v_lshlrev_b64", vec![pair(m), sh, pair(ones)])?;
+            let x = self.vtemp(2);
+            self.emit("v_mov_b32", vec![dw(x, 0), v])?;
+            self.emit("v_mov_b32", vec![dw(x, 1), Opnd::constant(0)])?;
+            let t = self.vtemp(2);
+            self.emit("v_lshlrev_b64", vec![pair(t), sh, pair(x)])?;
+            (vec![dw(m, 0), dw(m, 1)], vec![dw(t, 0), dw(t, 1)])
+        } else {
+            let m = self.tmp("v_lshlrev_b32_e64", vec![sh, m])?;
+            (vec![m], vec![self.tmp("v_lshlrev_b32_e64", vec![sh, v])?])
+        };
+        let mut out = Vec::new();
+        for (k, (m, x)) in (0u8..).zip(mask.into_iter().zip(value)) {
+            let base = self.val(s[0], k)?;
+            out.push(self.tmp("v_bfi_b32", vec![m, x, base])?);
+        }
+        for (k, v) in (0u8..).zip(out) {
+            self.emit("v_mov_b32", vec![dw(d, k), v])?;
+        }
+        Ok(())
     }
 
     /// One element of an arithmetic operation (sources extended to 32 bits).
