@@ -38,19 +38,17 @@ const DIRECT32: &[(BrigOpcode, Option<bool>, &str)] = &[
 
 /// 32-bit operations computed as `op1` then `op2` with the third source:
 /// `d = op2(op1(src0, src1), src2)`.
-const FUSED32: &[(BrigOpcode, Option<bool>, &str, &str)] = &[
-    (BrigOpcode::MAD, None, "v_mul_lo_u32", "v_add_u32_e64"),
+const FUSED32: &[(BrigOpcode, Option<bool>, [&str; 2])] = &[
+    (BrigOpcode::MAD, None, ["v_mul_lo_u32", "v_add_u32_e64"]),
     (
         BrigOpcode::MAD24HI,
         Some(false),
-        "v_mul_hi_u32_u24_e64",
-        "v_add_u32_e64",
+        ["v_mul_hi_u32_u24_e64", "v_add_u32_e64"],
     ),
     (
         BrigOpcode::MAD24HI,
         Some(true),
-        "v_mul_hi_i32_i24_e64",
-        "v_add_u32_e64",
+        ["v_mul_hi_i32_i24_e64", "v_add_u32_e64"],
     ),
 ];
 
@@ -182,13 +180,7 @@ impl Cx<'_> {
             let v = self.vals(s, 0)?;
             return self.emit(mn, [vec![r(d)], v].concat());
         }
-        if let (Some((m1, m2)), 3) = (
-            FUSED32
-                .iter()
-                .find(|(o, sg, _, _)| *o == op && sg.is_none_or(|sg| sg == signed))
-                .map(|e| (e.2, e.3)),
-            s.len(),
-        ) {
+        if let (Some([m1, m2]), 3) = (lookup(FUSED32, op, signed), s.len()) {
             let a = self.val(s[0], 0)?;
             let b = self.val(s[1], 0)?;
             let t = self.tmp(m1, vec![a, b])?;
