@@ -620,14 +620,15 @@ fn unsupported_instructions_are_located_errors() {
     assert!(err.contains("div_f32 $s0"), "{err}");
     let out = hsakit(&["finalize", &src.display().to_string(), "--mcpu", "gfx1030"]);
     assert_eq!(out.status.code(), Some(1));
-    // 64-bit division is not lowered yet.
+    // Multimedia instructions are not lowered yet.
     std::fs::write(
         &src,
         "module &m:1:0:$full:$large:$default;\n\
          kernel &k(kernarg_u64 %p)\n{\n\
          \tld_kernarg_u64 $d0, [%p];\n\
-         \tdiv_u64 $d1, $d0, $d0;\n\
-         \tst_global_u64 $d1, [$d0];\n\
+         \tld_global_u32 $s0, [$d0];\n\
+         \tsad_u32_u8x4 $s1, $s0, $s0, $s0;\n\
+         \tst_global_u32 $s1, [$d0];\n\
          \tret;\n};\n",
     )
     .unwrap();
@@ -635,7 +636,7 @@ fn unsupported_instructions_are_located_errors() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("bad.hsail:5:2: error: instruction `div_u64`"),
+        err.contains("bad.hsail:6:2: error: instruction `sad_u32`"),
         "{err}"
     );
 }
