@@ -28,6 +28,7 @@ mod divide;
 mod float;
 mod int;
 mod memory;
+mod mode;
 mod packed;
 
 /// One explicit kernel argument.
@@ -57,6 +58,8 @@ pub(crate) struct LoweredKernel {
     pub uses: Uses,
     /// Bytes of group segment the kernel's `group` variables take.
     pub group_size: u32,
+    /// The kernel's default float MODE (rounding and denormals).
+    pub mode: mode::FpMode,
     pub compiled: Compiled,
 }
 
@@ -139,6 +142,8 @@ struct Cx<'a> {
     cur: usize,
     at: u32,
     name: String,
+    /// The kernel's default float MODE.
+    mode: mode::FpMode,
 }
 
 pub(crate) fn lower_kernel(
@@ -239,6 +244,7 @@ pub(crate) fn lower_kernel(
         cur: 0,
         at: cb.directive.get(),
         name: name.clone(),
+        mode: mode::FpMode::kernel_default(m),
     };
     cx.prologue(&layout)?;
 
@@ -295,6 +301,7 @@ pub(crate) fn lower_kernel(
         cx.f.blocks[bi].term = term;
     }
 
+    let fp_mode = cx.mode;
     let compiled = amdgpu_codegen::compile(cx.f, t).map_err(|source| Error::Codegen {
         kernel: name.clone(),
         source,
@@ -306,6 +313,7 @@ pub(crate) fn lower_kernel(
         kernarg_align: max_align,
         uses,
         group_size,
+        mode: fp_mode,
         compiled,
     })
 }
@@ -527,7 +535,10 @@ impl Cx<'_> {
         let what = format!("instruction `{name}_{tname}`");
         match code {
             Code::InstBasic(_) | Code::InstMod(_) => {
-                if let Code::InstMod(md) = code {
+                let is_float = ty(type_).is_some_and(|(k, _)| k == Kind::F);
+                if let Code::InstMod(md) = code
+                    && !is_float
+                {
                     let ftz = md.modifier.raw() & BrigAluModifierMask::FTZ.raw() != 0;
                     let near = matches!(
                         md.round,
@@ -548,13 +559,24 @@ impl Cx<'_> {
                     | BrigOpcode::GRIDSIZE => self.lower_dispatch(op, type_, ops, &what),
                     BrigOpcode::NOP => Ok(()),
                     _ if type_.is_packed() => self.lower_packed(code, ops, &what),
-                    _ if ty(type_).is_some_and(|(k, _)| k == Kind::F) => {
-                        self.lower_float(op, type_, ops, &what)
+                    _ if is_float => {
+                        let mods = match code {
+                            Code::InstMod(md) => mode::FloatMods::from_brig(
+                                md.round,
+                                md.modifier.raw() & BrigAluModifierMask::FTZ.raw() != 0,
+                            )
+                            .ok_or_else(|| {
+                                self.unsupported(format!("{what} with this rounding"))
+                            })?,
+                            _ => mode::FloatMods::NONE,
+                        };
+                        self.lower_float(op, type_, ops, &what, mods)
                     }
                     _ => self.lower_alu(op, type_, ops, &what),
                 }
             }
             Code::InstCmp(c) => self.lower_cmp(c, ops, &what),
+            Code::InstSourceType(c) if op == BrigOpcode::CLASS => self.lower_class(c, ops, &what),
             Code::InstSourceType(st) => self.lower_source_type(st, ops, &what),
             Code::InstCvt(c) => self.lower_cvt(c, ops, &what),
             Code::InstMem(mem) if mem.segment == BrigSegment::GROUP => match op {
