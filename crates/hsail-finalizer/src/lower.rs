@@ -420,6 +420,17 @@ impl<'a> Cx<'a> {
             self.f.add_block();
             self.f.blocks[base].term = ret.terminator();
         }
+        // Labels after the last instruction: branching there returns.
+        let trailing: Vec<u32> = cb
+            .labels
+            .values()
+            .map(|l| l.get())
+            .filter(|l| !label_block.contains_key(l))
+            .collect();
+        if !trailing.is_empty() {
+            let end = self.ret_block(ret);
+            label_block.extend(trailing.into_iter().map(|l| (l, end)));
+        }
         for (bi, b) in cb.blocks.iter().enumerate() {
             self.cur = base + bi;
             let next = (bi + 1 < cb.blocks.len()).then_some(base + bi + 1);

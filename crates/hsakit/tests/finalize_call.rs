@@ -236,8 +236,11 @@ fn switch_calls_with_divergent_and_uniform_indices() {
 
 #[test]
 fn switch_branches_with_divergent_and_uniform_indices() {
-    for k in [0u32, 1] {
+    for k in [0u32, 1, 2] {
         check_map("sbr_switch", 6, vec![Arg::U32(k)], |x| {
+            if k == 2 {
+                return [0];
+            }
             let mut acc = 0u32;
             for i in 0..(x & 3) + 1 {
                 acc = match (x >> i >> i) & 3 {
@@ -247,7 +250,7 @@ fn switch_branches_with_divergent_and_uniform_indices() {
                     _ => acc.wrapping_sub(7),
                 };
             }
-            [acc.wrapping_add(if k == 0 { 1000 } else { 2000 })]
+            [acc.wrapping_add(1000 * (k + 1))]
         });
     }
 }

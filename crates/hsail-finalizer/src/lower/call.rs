@@ -357,12 +357,6 @@ impl<'a> Cx<'a> {
         }
         self.cur = cont;
         self.restructured = true;
-        if self.f.blocks.len() > MAX_BLOCKS {
-            return Err(self.unsupported(format!(
-                "inlining the calls of `{}` (more than {MAX_BLOCKS} blocks)",
-                self.name
-            )));
-        }
         Ok(())
     }
 
@@ -374,6 +368,12 @@ impl<'a> Cx<'a> {
         outs: &[CodeOffset],
         ins: &[CodeOffset],
     ) -> Result<usize> {
+        if self.f.blocks.len() + cb.blocks.len() > MAX_BLOCKS {
+            return Err(self.unsupported(format!(
+                "inlining `{}` into `{}` (more than {MAX_BLOCKS} blocks)",
+                cb.name, self.name
+            )));
+        }
         let mut args = HashMap::new();
         for (formals, actuals) in [(&cb.out_args, outs), (&cb.in_args, ins)] {
             for (f, a) in formals.iter().zip(actuals) {
@@ -526,8 +526,12 @@ impl<'a> Cx<'a> {
         let mut conds = Vec::new();
         for k in 0..n.saturating_sub(1) as u64 {
             let (cmp, a, b) = if wide {
-                let kv = self.val64(Src::Const(k))?;
-                ("v_cmp_eq_u64_e64", pair(kv), self.val64(idx).map(pair)?)
+                // Inline constants stand for 64-bit values too.
+                let kv = match Opnd::constant(k as u32) {
+                    c if k <= 64 => c,
+                    _ => pair(self.val64(Src::Const(k))?),
+                };
+                ("v_cmp_eq_u64_e64", kv, self.val64(idx).map(pair)?)
             } else {
                 let kv = self.val(Src::Const(k), 0)?;
                 ("v_cmp_eq_u32_e64", kv, self.val(idx, 0)?)
