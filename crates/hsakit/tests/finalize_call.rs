@@ -164,10 +164,12 @@ fn call_args_pass_values_of_every_size() {
             (flip >> 32) as u32,
             prod,
             x ^ x >> 16,
+            x.wrapping_add(y).wrapping_sub(i as u32),
+            i as u32,
         ]);
     }
     let d = Dispatch::new("call_args", "128", "64");
-    check_in_out(&d, &input, 8 * n, vec![], &want);
+    check_in_out(&d, &input, 10 * n, vec![], &want);
 }
 
 #[test]
@@ -257,7 +259,7 @@ fn switch_branches_with_divergent_and_uniform_indices() {
 
 /// What `dispatch_flat` writes for one work-item (PRM 2.3, 11.1).
 fn flat_reference(grid: [u32; 3], group: [u32; 3], dims: u32) -> Vec<u32> {
-    let mut out = vec![0u32; (grid[0] * grid[1] * grid[2] * 12) as usize];
+    let mut out = vec![0u32; (grid[0] * grid[1] * grid[2] * 16) as usize];
     for z in 0..grid[2] {
         for y in 0..grid[1] {
             for x in 0..grid[0] {
@@ -267,8 +269,8 @@ fn flat_reference(grid: [u32; 3], group: [u32; 3], dims: u32) -> Vec<u32> {
                     .map(|d| group[d].min(grid[d] - id[d] / group[d] * group[d]))
                     .collect();
                 let flat_abs = x + y * grid[0] + z * grid[0] * grid[1];
-                let k = flat_abs as usize * 12;
-                out[k..k + 12].copy_from_slice(&[
+                let k = flat_abs as usize * 16;
+                out[k..k + 16].copy_from_slice(&[
                     t[0] + t[1] * group[0] + t[2] * group[0] * group[1],
                     t[0] + t[1] * cur[0] + t[2] * cur[0] * cur[1],
                     flat_abs,
@@ -281,6 +283,10 @@ fn flat_reference(grid: [u32; 3], group: [u32; 3], dims: u32) -> Vec<u32> {
                     z,
                     0,
                     z / group[2],
+                    grid[2],
+                    0,
+                    y,
+                    cur[1],
                 ]);
             }
         }
