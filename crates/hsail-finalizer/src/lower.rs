@@ -21,6 +21,7 @@ use hsail::validate::CodeBlock;
 use crate::{Error, Locator, Options, Result};
 
 mod call;
+mod cfg;
 mod compare;
 mod convert;
 mod dispatch;
@@ -201,7 +202,7 @@ pub(crate) fn lower_kernel(
     // The kernel and the functions it calls (all inlined into it).
     let reach = call::reachable(m, loc, code_blocks, cb)?;
     for b in &reach {
-        call::check_reducible(m, loc, b)?;
+        cfg::check_reducible(m, loc, b)?;
     }
     let (group, group_size) = if reach.len() > 1 {
         let mut all = cb.clone();
@@ -274,7 +275,7 @@ pub(crate) fn lower_kernel(
 
     cx.lower_body(cb, call::RetTo::Exit)?;
     if cx.restructured {
-        call::layout_rpo(&mut cx.f);
+        cfg::layout_rpo(&mut cx.f);
     }
 
     let compiled = amdgpu_codegen::compile(cx.f, t).map_err(|source| Error::Codegen {
