@@ -173,6 +173,21 @@ fn call_args_pass_values_of_every_size() {
 }
 
 #[test]
+fn variadic_calls_pass_arrays_of_two_sizes() {
+    let n = 128;
+    let input = random_words(8, n);
+    let want: Vec<u32> = (0..n as u32)
+        .zip(&input)
+        .map(|(i, &x)| {
+            let s = x.wrapping_add(i);
+            if i % 2 == 0 { s.wrapping_add(1000) } else { s }
+        })
+        .collect();
+    let d = Dispatch::new("call_variadic", "128", "64");
+    check_in_out(&d, &input, n, vec![], &want);
+}
+
+#[test]
 fn divergent_calls_and_returns() {
     let classify = |x: u32| match x & 3 {
         0 => 100,
@@ -257,6 +272,14 @@ fn switch_branches_with_divergent_and_uniform_indices() {
     }
 }
 
+/// Grids (and work-groups) in one, two and three dimensions, with partial
+/// work-groups.
+const DIMS: [(&str, &str, [u32; 3], [u32; 3]); 3] = [
+    ("10", "4", [10, 1, 1], [4, 1, 1]),
+    ("10,6", "4,4", [10, 6, 1], [4, 4, 1]),
+    ("10,6,3", "4,4,2", [10, 6, 3], [4, 4, 2]),
+];
+
 /// What `dispatch_flat` writes for one work-item (PRM 2.3, 11.1).
 fn flat_reference(grid: [u32; 3], group: [u32; 3], dims: u32) -> Vec<u32> {
     let mut out = vec![0u32; (grid[0] * grid[1] * grid[2] * 16) as usize];
@@ -284,7 +307,7 @@ fn flat_reference(grid: [u32; 3], group: [u32; 3], dims: u32) -> Vec<u32> {
                     0,
                     z / group[2],
                     grid[2],
-                    0,
+                    t[1],
                     y,
                     cur[1],
                 ]);
@@ -296,19 +319,42 @@ fn flat_reference(grid: [u32; 3], group: [u32; 3], dims: u32) -> Vec<u32> {
 
 #[test]
 fn flat_ids_grid_groups_and_dims_in_one_two_and_three_dimensions() {
-    type Case = (&'static str, &'static str, [u32; 3], [u32; 3], u32);
-    let cases: [Case; 3] = [
-        ("10", "4", [10, 1, 1], [4, 1, 1], 1),
-        ("10,6", "4,4", [10, 6, 1], [4, 4, 1], 2),
-        ("10,6,3", "4,4,2", [10, 6, 3], [4, 4, 2], 3),
-    ];
-    for (grid_s, group_s, grid, group, dims) in cases {
+    for ((grid_s, group_s, grid, group), dims) in DIMS.into_iter().zip(1..) {
         let want = flat_reference(grid, group, dims);
         let d = Dispatch::new("dispatch_flat", grid_s, group_s);
         for mcpu in TARGETS {
             let got = d.run(mcpu, &[Arg::Zeros(4 * want.len())]);
             check(
                 &format!("dispatch_flat {grid_s}"),
+                mcpu,
+                &words(&got[0]),
+                &want,
+            );
+        }
+    }
+}
+
+#[test]
+fn u64_grid_sizes_and_ids_in_one_two_and_three_dimensions() {
+    for (grid_s, group_s, grid, _) in DIMS {
+        let mut want = vec![0u32; (grid[0] * grid[1] * grid[2] * 14) as usize];
+        for z in 0..grid[2] {
+            for y in 0..grid[1] {
+                for x in 0..grid[0] {
+                    let flat = x + y * grid[0] + z * grid[0] * grid[1];
+                    let k = flat as usize * 14;
+                    let w = [flat, grid[0], grid[1], grid[2], x, y, z];
+                    for (i, v) in w.into_iter().enumerate() {
+                        want[k + 2 * i] = v;
+                    }
+                }
+            }
+        }
+        let d = Dispatch::new("dispatch_u64", grid_s, group_s);
+        for mcpu in TARGETS {
+            let got = d.run(mcpu, &[Arg::Zeros(4 * want.len())]);
+            check(
+                &format!("dispatch_u64 {grid_s}"),
                 mcpu,
                 &words(&got[0]),
                 &want,

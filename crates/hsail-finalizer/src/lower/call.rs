@@ -297,10 +297,22 @@ impl<'a> Cx<'a> {
         let off = a.offset.get() as usize;
         let (k, shift) = (off / 4, (off % 4) as u32 * 8);
         let dwords = (bits as usize).div_ceil(32);
-        if k + dwords > var.len() || shift + bits.min(32) > 32 || (bits >= 32 && shift != 0) {
+        if shift + bits.min(32) > 32 || (bits >= 32 && shift != 0) {
             return Err(self.unsupported(format!(
-                "{what} at byte {off} of its variable (unaligned or out of range)"
+                "{what} at byte {off} of its variable (not naturally aligned)"
             )));
+        }
+        if k + dwords > var.len() {
+            // Past the actual argument (a variadic function reading more
+            // than it was passed on a path this call does not take): the
+            // value is undefined (PRM 10.2); loads give 0, stores vanish.
+            if mem.base.opcode == BrigOpcode::LD {
+                let d = self.dst(ops[0])?;
+                for i in 0..self.f.info(d).width {
+                    self.emit("v_mov_b32", vec![dw(d, i), Opnd::constant(0)])?;
+                }
+            }
+            return Ok(());
         }
         if mem.base.opcode == BrigOpcode::LD {
             let d = self.dst(ops[0])?;
