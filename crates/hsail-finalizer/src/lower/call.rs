@@ -28,6 +28,7 @@ use amdgpu_codegen::{Opnd, Terminator, VReg};
 use brig::{BrigModule, BrigOpcode, BrigType, CodeOffset, OperandOffset};
 use hsail::validate::CodeBlock;
 
+use super::cfg::map_targets;
 use super::{Cx, Src, dw, pair, r, ty};
 use crate::{Error, Locator, Result};
 
@@ -169,7 +170,14 @@ impl<'a> Cx<'a> {
         }
         for c in &callees {
             if self.inlining.contains(&c.directive.get()) {
-                return Err(self.unsupported(format!("recursive call to `{}` (recursion)", c.name)));
+                let caller = self
+                    .inlining
+                    .last()
+                    .and_then(|&d| self.code_blocks.iter().find(|b| b.directive.get() == d));
+                let caller = caller.map_or(self.name.as_str(), |b| b.name.as_str());
+                return Err(
+                    self.unsupported(format!("recursive call to `{}` (in `{caller}`)", c.name))
+                );
             }
         }
         // Conditions of an `scall`, in the calling block.
@@ -189,23 +197,7 @@ impl<'a> Cx<'a> {
         self.f.blocks[from].term = chain;
         let cont = self.f.add_block();
         for b in &mut self.f.blocks[first..cont] {
-            b.term = match b.term {
-                Terminator::Br(PENDING) => Terminator::Br(cont),
-                Terminator::CondBr {
-                    cond,
-                    then,
-                    otherwise,
-                } if then == PENDING || otherwise == PENDING => Terminator::CondBr {
-                    cond,
-                    then: if then == PENDING { cont } else { then },
-                    otherwise: if otherwise == PENDING {
-                        cont
-                    } else {
-                        otherwise
-                    },
-                },
-                t => t,
-            };
+            b.term = map_targets(b.term, |t| if t == PENDING { cont } else { t });
         }
         self.cur = cont;
         self.restructured = true;

@@ -161,6 +161,23 @@ fn successors(t: &Terminator) -> Vec<usize> {
     }
 }
 
+/// `t` with every target block `b` replaced by `f(b)`.
+pub(super) fn map_targets(t: Terminator, f: impl Fn(usize) -> usize) -> Terminator {
+    match t {
+        Terminator::Ret => Terminator::Ret,
+        Terminator::Br(b) => Terminator::Br(f(b)),
+        Terminator::CondBr {
+            cond,
+            then,
+            otherwise,
+        } => Terminator::CondBr {
+            cond,
+            then: f(then),
+            otherwise: f(otherwise),
+        },
+    }
+}
+
 /// Lays the blocks of `f` out in reverse post-order from the entry (so
 /// the continuation of a call follows the inlined callee and the blocks
 /// of a switch chain precede their targets); unreachable blocks go last.
@@ -182,19 +199,7 @@ pub(super) fn layout_rpo(f: &mut Function) {
         let Some(mut block) = old[b].take() else {
             continue;
         };
-        block.term = match block.term {
-            Terminator::Ret => Terminator::Ret,
-            Terminator::Br(t) => Terminator::Br(new_index[t]),
-            Terminator::CondBr {
-                cond,
-                then,
-                otherwise,
-            } => Terminator::CondBr {
-                cond,
-                then: new_index[then],
-                otherwise: new_index[otherwise],
-            },
-        };
+        block.term = map_targets(block.term, |t| new_index[t]);
         f.blocks.push(block);
     }
 }
