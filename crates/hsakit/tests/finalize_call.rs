@@ -179,8 +179,12 @@ fn variadic_calls_pass_arrays_of_two_sizes() {
     let want: Vec<u32> = (0..n as u32)
         .zip(&input)
         .map(|(i, &x)| {
-            let s = x.wrapping_add(i);
-            if i % 2 == 0 { s.wrapping_add(1000) } else { s }
+            if i % 2 == 1 {
+                return x.wrapping_add(i) ^ (x >> 8 & 0xff);
+            }
+            let sh = 8 * (i & 3);
+            let v2 = (1000 & !(0xff << sh)) | 0x5a << sh;
+            x.wrapping_add(i).wrapping_add(v2) ^ (x >> 16 & 0xff)
         })
         .collect();
     let d = Dispatch::new("call_variadic", "128", "64");

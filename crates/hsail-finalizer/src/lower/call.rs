@@ -260,20 +260,18 @@ impl<'a> Cx<'a> {
     }
 
     /// `ld_arg` / `st_arg`: register moves (sub-dword parts through bit
-    /// field extract / insert).
+    /// field extract / insert); an address with a register selects the
+    /// variable's dwords per lane.
     pub(super) fn lower_arg_mem(
         &mut self,
         mem: &brig::BrigInstMem,
         ops: &[OperandOffset],
     ) -> Result<()> {
         let t = mem.base.type_;
+        let op = mem.base.opcode;
         let what = format!(
             "`{}_arg_{}`",
-            mem.base
-                .opcode
-                .short_name()
-                .unwrap_or("?")
-                .to_ascii_lowercase(),
+            op.short_name().unwrap_or("?").to_ascii_lowercase(),
             t.short_name().unwrap_or("?").to_ascii_lowercase()
         );
         let Some((kind, bits)) = ty(t) else {
@@ -282,62 +280,149 @@ impl<'a> Cx<'a> {
         let Some(Ok(brig::Operand::Address(a))) = ops.get(1).map(|&o| self.m.operand(o)) else {
             return Err(self.unsupported(format!("{what} without a variable address")));
         };
-        if a.reg.get() != 0 || a.symbol.get() == 0 {
-            return Err(self.unsupported(format!("{what} with a register in the address")));
+        if a.symbol.get() == 0 {
+            return Err(self.unsupported(format!("{what} without a variable")));
         }
         let var = self.arg_var(a.symbol.get())?;
-        let off = a.offset.get() as usize;
-        let (k, shift) = (off / 4, (off % 4) as u32 * 8);
-        let dwords = (bits as usize).div_ceil(32);
-        if shift + bits.min(32) > 32 || (bits >= 32 && shift != 0) {
-            return Err(self.unsupported(format!(
-                "{what} at byte {off} of its variable (not naturally aligned)"
-            )));
-        }
-        if k + dwords > var.len() {
-            // Past the actual argument (a variadic function reading more
-            // than it was passed on a path this call does not take): the
-            // value is undefined (PRM 10.2); loads give 0, stores vanish.
-            if mem.base.opcode == BrigOpcode::LD {
-                let d = self.dst(ops[0])?;
-                for i in 0..self.f.info(d).width {
-                    self.emit("v_mov_b32", vec![dw(d, i), Opnd::constant(0)])?;
+        let pos = self.arg_pos(a, bits, &what)?;
+        let dwords = bits.div_ceil(32) as u8;
+        if op == BrigOpcode::LD {
+            let d = self.dst(ops[0])?;
+            for i in 0..dwords {
+                let v = self.arg_dword(&var, pos, i)?;
+                if bits >= 32 {
+                    self.emit("v_mov_b32", vec![dw(d, i), v])?;
+                } else {
+                    let bfe = if kind == super::Kind::S {
+                        "v_bfe_i32"
+                    } else {
+                        "v_bfe_u32"
+                    };
+                    let sh = pos.shift();
+                    self.emit(bfe, vec![r(d), v, sh, Opnd::constant(bits)])?;
                 }
             }
             return Ok(());
-        }
-        if mem.base.opcode == BrigOpcode::LD {
-            let d = self.dst(ops[0])?;
-            if bits >= 32 {
-                for i in 0..dwords {
-                    self.emit("v_mov_b32", vec![dw(d, i as u8), r(var[k + i])])?;
-                }
-                return Ok(());
-            }
-            let op = if kind == super::Kind::S {
-                "v_bfe_i32"
-            } else {
-                "v_bfe_u32"
-            };
-            return self.emit(
-                op,
-                vec![r(d), r(var[k]), Opnd::constant(shift), Opnd::constant(bits)],
-            );
         }
         let s = self.src(ops[0])?;
         if bits >= 32 {
             for i in 0..dwords {
-                let v = self.val_any(s, i as u8);
-                self.emit("v_mov_b32", vec![r(var[k + i]), v])?;
+                let v = self.val(s, i)?;
+                self.arg_store(&var, pos, i, &|_, _| Ok(v))?;
             }
             return Ok(());
         }
-        // var[k] = (var[k] & ~mask) | ((s << shift) & mask).
-        let mask = self.val(Src::Const((((1u64 << bits) - 1) << shift) & 0xffff_ffff), 0)?;
+        // dword = (dword & ~mask) | ((s << shift) & mask).
+        let mask = self.val(Src::Const((1u64 << bits) - 1), 0)?;
         let v = self.val(s, 0)?;
-        let sh = self.vtemp(1);
-        self.emit("v_lshlrev_b32_e64", vec![r(sh), Opnd::constant(shift), v])?;
-        self.emit("v_bfi_b32", vec![r(var[k]), mask, r(sh), r(var[k])])
+        let (m, sv) = (self.vtemp(1), self.vtemp(1));
+        self.emit("v_lshlrev_b32_e64", vec![r(m), pos.shift(), mask])?;
+        self.emit("v_lshlrev_b32_e64", vec![r(sv), pos.shift(), v])?;
+        self.arg_store(&var, pos, 0, &|cx, old| {
+            let n = cx.vtemp(1);
+            cx.emit("v_bfi_b32", vec![r(n), r(m), r(sv), old])?;
+            Ok(r(n))
+        })
+    }
+
+    /// Where an arg access goes in its variable.
+    fn arg_pos(&mut self, a: &brig::BrigOperandAddress, bits: u32, what: &str) -> Result<ArgPos> {
+        let off = a.offset.get();
+        if a.reg.get() == 0 {
+            let shift = (off % 4) as u32 * 8;
+            if shift + bits.min(32) > 32 || (bits >= 32 && shift != 0) {
+                return Err(self.unsupported(format!(
+                    "{what} at byte {off} of its variable (not naturally aligned)"
+                )));
+            }
+            return Ok(ArgPos::At {
+                k: (off / 4) as usize,
+                shift,
+            });
+        }
+        // A byte offset per lane (natural alignment assumed, PRM 6.3).
+        let Ok(brig::Operand::Register(reg)) = self.m.operand(a.reg) else {
+            return Err(self.unsupported(format!("{what}: this address register")));
+        };
+        let base = self.reg(reg.reg_kind, reg.reg_num.get())?;
+        let c = self.val(Src::Const(off & 0xffff_ffff), 0)?;
+        let o = self.vtemp(1);
+        self.emit("v_add_u32_e64", vec![r(o), dw(base, 0), c])?;
+        let (q, b, sh) = (self.vtemp(1), self.vtemp(1), self.vtemp(1));
+        self.emit("v_lshrrev_b32_e64", vec![r(q), Opnd::constant(2), r(o)])?;
+        self.emit("v_and_b32_e64", vec![r(b), Opnd::constant(3), r(o)])?;
+        self.emit("v_lshlrev_b32_e64", vec![r(sh), Opnd::constant(3), r(b)])?;
+        Ok(ArgPos::Lane { q, sh })
+    }
+
+    /// The variable's dword index `i` dwords after the access position,
+    /// per lane for [`ArgPos::Lane`].
+    fn lane_dword_index(&mut self, q: VReg, i: u8) -> Result<VReg> {
+        if i == 0 {
+            return Ok(q);
+        }
+        let qi = self.vtemp(1);
+        self.emit(
+            "v_add_u32_e64",
+            vec![r(qi), r(q), Opnd::constant(u32::from(i))],
+        )?;
+        Ok(qi)
+    }
+
+    /// VCC = whether the lane's dword index `q` is `j`.
+    fn is_dword(&mut self, q: VReg, j: usize) -> Result<()> {
+        let jc = self.val(Src::Const(j as u64), 0)?;
+        self.emit("v_cmp_eq_u32_e64", vec![Opnd::vcc(), jc, r(q)])
+    }
+
+    /// Dword `i` of an arg access (0 past the end of the variable: a
+    /// variadic function reading more than this call passes, on a path
+    /// the call does not take; the value is undefined, PRM 10.2).
+    fn arg_dword(&mut self, var: &[VReg], pos: ArgPos, i: u8) -> Result<Opnd> {
+        let q = match pos {
+            ArgPos::At { k, .. } => {
+                let v = var.get(k + usize::from(i));
+                return Ok(v.map_or(Opnd::constant(0), |&v| r(v)));
+            }
+            ArgPos::Lane { q, .. } => q,
+        };
+        let qi = self.lane_dword_index(q, i)?;
+        let mut acc = Opnd::constant(0);
+        for (j, &v) in var.iter().enumerate() {
+            self.is_dword(qi, j)?;
+            let t = self.vtemp(1);
+            self.emit("v_cndmask_b32_e64", vec![r(t), acc, r(v), Opnd::vcc()])?;
+            acc = r(t);
+        }
+        Ok(acc)
+    }
+
+    /// Stores `new(old dword)` into dword `i` of an arg access (nothing
+    /// past the end of the variable).
+    fn arg_store(
+        &mut self,
+        var: &[VReg],
+        pos: ArgPos,
+        i: u8,
+        new: &dyn Fn(&mut Self, Opnd) -> Result<Opnd>,
+    ) -> Result<()> {
+        let q = match pos {
+            ArgPos::At { k, .. } => {
+                let Some(&v) = var.get(k + usize::from(i)) else {
+                    return Ok(());
+                };
+                let n = new(self, r(v))?;
+                return self.emit("v_mov_b32", vec![r(v), n]);
+            }
+            ArgPos::Lane { q, .. } => q,
+        };
+        let qi = self.lane_dword_index(q, i)?;
+        for (j, &v) in var.iter().enumerate() {
+            let n = new(self, r(v))?;
+            self.is_dword(qi, j)?;
+            self.emit("v_cndmask_b32_e64", vec![r(v), r(v), n, Opnd::vcc()])?;
+        }
+        Ok(())
     }
 
     /// `sbr`: the lane goes to the label its index selects.
@@ -435,6 +520,26 @@ impl<'a> Cx<'a> {
             otherwise = b;
         }
         Terminator::Br(otherwise)
+    }
+}
+
+/// Where an arg access starts in its variable.
+#[derive(Debug, Clone, Copy)]
+enum ArgPos {
+    /// Dword `k`, bit `shift` (a constant address).
+    At { k: usize, shift: u32 },
+    /// Per lane: dword index `q`, bit shift `sh` (an address with a
+    /// register).
+    Lane { q: VReg, sh: VReg },
+}
+
+impl ArgPos {
+    /// The bit position of the access in its first dword.
+    fn shift(self) -> Opnd {
+        match self {
+            ArgPos::At { shift, .. } => Opnd::constant(shift),
+            ArgPos::Lane { sh, .. } => r(sh),
+        }
     }
 }
 
