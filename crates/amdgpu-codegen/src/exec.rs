@@ -73,9 +73,12 @@ impl MBlock {
 enum Entry {
     /// Through its mask `M_i` and header (the general case).
     Masked,
-    /// Straight from the block before it in the layout, its only
-    /// predecessor, which sets EXEC for it: no mask, no header. (Block 0
-    /// without predecessors is entered from the prologue this way.)
+    /// Only ever with every live lane (see [`crate::uniform`]), by a
+    /// plain jump or fall-through from a uniform block: no mask, no header.
+    Uniform,
+    /// Straight from the closest block before it in the layout, its only
+    /// predecessor, which has no backward successor and sets EXEC for it:
+    /// no mask, no header.
     Inline,
     /// Never: an empty block that only returns (lanes sent to it simply
     /// finish) or a block no lane can reach.
@@ -86,7 +89,9 @@ enum Entry {
 /// module docs). Adds the mask registers to `f.vregs`.
 ///
 /// Refinements of the scheme above, each keeping its invariant:
-/// - a block whose only predecessor is the block just before it, which
+/// - uniform blocks ([`crate::uniform`]) have no mask: uniform branches
+///   between them are scalar branches, and the walk skips them;
+/// - a block whose only predecessor is the closest block before it, which
 ///   has no backward successor, is entered inline: that block sets EXEC
 ///   for it (`s_and_b64 exec, exec, c` or `s_andn2_b64`), with no mask;
 /// - lanes branching to an empty `ret` block finish at once (no mask);
@@ -94,33 +99,24 @@ enum Entry {
 ///   branches on the lane mask `m` itself.
 pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
     let n = f.blocks.len();
-    let succs: Vec<Vec<usize>> = f.blocks.iter().map(|b| lane_succs(b.term)).collect();
-    let mut preds = vec![Vec::new(); n];
-    for (i, s) in succs.iter().enumerate() {
-        for &t in s {
-            preds[t].push(i);
-        }
-    }
+    let succs: Vec<Vec<usize>> = f.blocks.iter().map(|b| targets(b.term)).collect();
+    let preds = predecessors(f);
+    let finishes = finishing(f, &preds);
+    let uni = crate::uniform::analyze(f, &finishes);
     let mut entry = vec![Entry::Masked; n];
+    let mut prev: Option<usize> = None;
     for i in 0..n {
-        let b = &f.blocks[i];
-        entry[i] = if i == 0 && preds[0].is_empty() {
-            Entry::Inline
-        } else if i > 0
-            && (preds[i].is_empty() || (b.insts.is_empty() && b.term == Terminator::Ret))
-        {
+        entry[i] = if finishes[i] {
             Entry::Finish
-        } else if i > 0 && preds[i] == [i - 1] && succs[i - 1].iter().all(|&s| s > i - 1) {
+        } else if uni.together[i] {
+            Entry::Uniform
+        } else if prev.is_some_and(|p| preds[i] == [p] && succs[p].iter().all(|&s| s > p)) {
             Entry::Inline
         } else {
             Entry::Masked
         };
-    }
-    // An unreachable block's successors are not entered from it: an
-    // inline block whose only predecessor finishes finishes too.
-    for i in 1..n {
-        if entry[i] == Entry::Inline && entry[i - 1] == Entry::Finish {
-            entry[i] = Entry::Finish;
+        if !finishes[i] {
+            prev = Some(i);
         }
     }
     let masks: Vec<Option<VReg>> = entry
@@ -132,23 +128,26 @@ pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
         offset: 0,
         width: 2,
     };
+    let ins = |mn: &str, ops: Vec<Opnd>| MInst::new(mn, target, ops);
     let header = |i: usize| 1 + 2 * i;
     let end = 1 + 2 * n;
-    // The header of the first block at or after `k` that has one: where a
-    // wave with no lanes left for the blocks before it goes.
+    // The header of the first masked block at or after `k`: where the
+    // walk goes when no lane is left for the blocks before it.
     let next_masked = |k: usize| {
         (k..n)
             .find(|&j| entry[j] == Entry::Masked)
             .map_or(end, header)
     };
-    // Where a lane in block i goes next, as a machine block.
-    let lane_target = |t: usize| {
+    // Where a lane (or, from a uniform branch, the wave) goes for block t.
+    let goto = |t: usize| {
         if entry[t] == Entry::Finish {
             end
         } else {
             header(t)
         }
     };
+    // The first block after `i` that is not skipped over as empty.
+    let next_live = |i: usize| (i + 1..n).find(|&j| entry[j] != Entry::Finish);
     let mut out = Vec::with_capacity(2 * n + 2);
 
     let mut pro = std::mem::take(&mut f.prologue);
@@ -159,27 +158,22 @@ pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
             } else {
                 Opnd::constant(0)
             };
-            pro.push(MInst::new("s_mov_b64", target, vec![r(m), src])?);
+            pro.push(ins("s_mov_b64", vec![r(m), src])?);
         }
     }
     out.push(MBlock {
         insts: pro,
-        lane_succs: vec![if n == 0 { end } else { lane_target(0) }],
+        lane_succs: vec![if n == 0 { end } else { goto(0) }],
     });
 
     let blocks = std::mem::take(&mut f.blocks);
     for (i, b) in blocks.iter().enumerate() {
         let mut head = Vec::new();
         if let Some(m) = masks[i] {
-            head.push(MInst::new("s_mov_b64", target, vec![Opnd::exec(), r(m)])?);
-            head.push(MInst::new(
-                "s_mov_b64",
-                target,
-                vec![r(m), Opnd::constant(0)],
-            )?);
-            head.push(MInst::new(
+            head.push(ins("s_mov_b64", vec![Opnd::exec(), r(m)])?);
+            head.push(ins("s_mov_b64", vec![r(m), Opnd::constant(0)])?);
+            head.push(ins(
                 "s_cbranch_execz",
-                target,
                 vec![Opnd::Label(next_masked(i + 1))],
             )?);
         }
@@ -195,139 +189,183 @@ pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
             continue;
         }
         let mut body = b.insts.clone();
-        // The block after this one, when this block enters it inline.
-        let inline_next = (i + 1 < n && entry[i + 1] == Entry::Inline).then_some(i + 1);
-        // Adds the lanes of `mask` to block `t`'s waiting lanes.
-        let send = |body: &mut Vec<MInst>, t: usize, mask: Opnd| -> Result<()> {
-            if let Some(m) = masks[t] {
-                body.push(MInst::new("s_or_b64", target, vec![r(m), r(m), mask])?);
+        let following = next_live(i);
+        // The lane mask of a conditional branch.
+        let mut cond_mask = |body: &mut Vec<MInst>, cond: VReg| -> Result<Opnd> {
+            if let Some(m) = fused_mask(body, cond) {
+                return Ok(m);
             }
-            Ok(())
+            let x = f.new_vreg(RegClass::Sgpr, 2);
+            let c = Opnd::Reg {
+                reg: cond,
+                offset: 0,
+                width: 1,
+            };
+            body.push(ins("v_cmp_ne_u32_e64", vec![r(x), Opnd::constant(0), c])?);
+            Ok(r(x))
         };
-        match b.term {
-            Terminator::Ret => {}
-            Terminator::Br(t) => {
-                if Some(t) != inline_next {
-                    send(&mut body, t, Opnd::exec())?;
+        if uni.branch[i] {
+            // Every lane goes the same way: scalar branches, no masks.
+            let jump = |body: &mut Vec<MInst>, t: usize| -> Result<()> {
+                if entry[t] == Entry::Finish {
+                    body.push(ins("s_endpgm", vec![])?);
+                } else if Some(t) != following {
+                    body.push(ins("s_branch", vec![Opnd::Label(goto(t))])?);
                 }
-            }
-            Terminator::CondBr {
-                then, otherwise, ..
-            } if then == otherwise => {
-                if Some(then) != inline_next {
-                    send(&mut body, then, Opnd::exec())?;
-                }
-            }
-            Terminator::CondBr {
-                cond,
-                then,
-                otherwise,
-            } => {
-                let x = match fused_mask(&body, cond) {
-                    Some(m) => m,
-                    None => {
-                        let x = f.new_vreg(RegClass::Sgpr, 2);
-                        let c = Opnd::Reg {
-                            reg: cond,
-                            offset: 0,
-                            width: 1,
+                Ok(())
+            };
+            match b.term {
+                Terminator::Ret => body.push(ins("s_endpgm", vec![])?),
+                Terminator::Br(t) => jump(&mut body, t)?,
+                Terminator::CondBr {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    if then == otherwise {
+                        jump(&mut body, then)?;
+                    } else {
+                        let x = cond_mask(&mut body, cond)?;
+                        let any = f.new_vreg(RegClass::Sgpr, 2);
+                        // SCC: whether any (so every) active lane takes the
+                        // branch to `first`.
+                        let (mn, ops, first, second) = if Some(then) == following {
+                            (
+                                "s_andn2_b64",
+                                vec![r(any), Opnd::exec(), x],
+                                otherwise,
+                                then,
+                            )
+                        } else {
+                            ("s_and_b64", vec![r(any), Opnd::exec(), x], then, otherwise)
                         };
-                        body.push(MInst::new(
-                            "v_cmp_ne_u32_e64",
-                            target,
-                            vec![r(x), Opnd::constant(0), c],
-                        )?);
-                        r(x)
+                        body.push(ins(mn, ops)?);
+                        body.push(ins("s_cbranch_scc1", vec![Opnd::Label(goto(first))])?);
+                        jump(&mut body, second)?;
                     }
-                };
-                for (t, taken) in [(then, true), (otherwise, false)] {
-                    if Some(t) == inline_next || masks[t].is_none() {
-                        continue;
-                    }
-                    let lanes = f.new_vreg(RegClass::Sgpr, 2);
-                    let (mn, ops) = if taken {
-                        ("s_and_b64", vec![r(lanes), x, Opnd::exec()])
-                    } else {
-                        ("s_andn2_b64", vec![r(lanes), Opnd::exec(), x])
-                    };
-                    body.push(MInst::new(mn, target, ops)?);
-                    send(&mut body, t, r(lanes))?;
-                }
-                if let Some(next) = inline_next {
-                    let mn = if next == then {
-                        "s_and_b64"
-                    } else {
-                        "s_andn2_b64"
-                    };
-                    body.push(MInst::new(mn, target, vec![Opnd::exec(), Opnd::exec(), x])?);
-                    body.push(MInst::new(
-                        "s_cbranch_execz",
-                        target,
-                        vec![Opnd::Label(next_masked(next + 1))],
-                    )?);
                 }
             }
+            let lane_succs = match b.term {
+                Terminator::Ret => vec![end],
+                _ => succs[i].iter().map(|&t| goto(t)).collect(),
+            };
+            out.push(MBlock {
+                insts: body,
+                lane_succs,
+            });
+            continue;
         }
-        let mut back: Vec<usize> = succs[i]
+        // The block after this one, when this block enters it inline.
+        let inline_next = following.filter(|&j| entry[j] == Entry::Inline);
+        // A single backward successor (a loop latch): its lanes go back
+        // with EXEC, straight into the loop header's body. Its mask is 0
+        // then (the walk's invariant), so the header has nothing to add.
+        let backward: Vec<usize> = succs[i]
             .iter()
             .copied()
             .filter(|&s| s <= i && masks[s].is_some())
             .collect();
-        back.sort_unstable();
-        back.dedup();
+        let latch_to = match backward.as_slice() {
+            [h] => Some(*h),
+            _ => None,
+        };
+        // Adds the lanes of `mask` to block `t`'s waiting lanes.
+        let send = |body: &mut Vec<MInst>, t: usize, mask: Opnd| -> Result<()> {
+            if let Some(m) = masks[t] {
+                body.push(ins("s_or_b64", vec![r(m), r(m), mask])?);
+            }
+            Ok(())
+        };
+        let single = match targets(b.term).as_slice() {
+            [t] => Some(*t),
+            _ => None,
+        };
+        if let Some(t) = single {
+            if Some(t) == latch_to {
+                body.push(ins("s_branch", vec![Opnd::Label(header(t) + 1)])?);
+            } else if Some(t) != inline_next {
+                send(&mut body, t, Opnd::exec())?;
+            }
+        } else if let Terminator::CondBr {
+            cond,
+            then,
+            otherwise,
+        } = b.term
+        {
+            let x = cond_mask(&mut body, cond)?;
+            for (t, taken) in [(then, true), (otherwise, false)] {
+                if Some(t) == inline_next || Some(t) == latch_to || masks[t].is_none() {
+                    continue;
+                }
+                let lanes = f.new_vreg(RegClass::Sgpr, 2);
+                let (mn, ops) = if taken {
+                    ("s_and_b64", vec![r(lanes), x, Opnd::exec()])
+                } else {
+                    ("s_andn2_b64", vec![r(lanes), Opnd::exec(), x])
+                };
+                body.push(ins(mn, ops)?);
+                send(&mut body, t, r(lanes))?;
+            }
+            if let Some(next) = inline_next {
+                let mn = if next == then {
+                    "s_and_b64"
+                } else {
+                    "s_andn2_b64"
+                };
+                body.push(ins(mn, vec![Opnd::exec(), Opnd::exec(), x])?);
+                body.push(ins(
+                    "s_cbranch_execz",
+                    vec![Opnd::Label(next_masked(next + 1))],
+                )?);
+            }
+            if let Some(h) = latch_to {
+                let mn = if h == then {
+                    "s_and_b64"
+                } else {
+                    "s_andn2_b64"
+                };
+                body.push(ins(mn, vec![Opnd::exec(), Opnd::exec(), x])?);
+                body.push(ins("s_cbranch_execnz", vec![Opnd::Label(header(h) + 1)])?);
+            }
+        }
+        let back = if latch_to.is_some() {
+            Vec::new()
+        } else {
+            backward
+        };
         for s in back {
             let m = masks[s].expect("filtered on masks");
-            body.push(MInst::new(
-                "s_cmp_lg_u64",
-                target,
-                vec![r(m), Opnd::constant(0)],
-            )?);
-            body.push(MInst::new(
-                "s_cbranch_scc1",
-                target,
-                vec![Opnd::Label(header(s))],
-            )?);
+            body.push(ins("s_cmp_lg_u64", vec![r(m), Opnd::constant(0)])?);
+            body.push(ins("s_cbranch_scc1", vec![Opnd::Label(header(s))])?);
+        }
+        // The walk goes on at the next masked header; uniform blocks on
+        // the way are not entered by falling through.
+        if following.is_some_and(|j| entry[j] == Entry::Uniform) {
+            body.push(ins("s_branch", vec![Opnd::Label(next_masked(i + 1))])?);
+        }
+        let mut lane_succs: Vec<usize> = succs[i].iter().map(|&t| goto(t)).collect();
+        if b.term == Terminator::Ret {
+            lane_succs.push(end);
         }
         out.push(MBlock {
             insts: body,
-            lane_succs: succs[i]
-                .iter()
-                .map(|&t| lane_target(t))
-                .collect::<Vec<_>>()
-                .into_iter()
-                .chain(matches!(b.term, Terminator::Ret).then_some(end))
-                .collect(),
+            lane_succs,
         });
     }
     out.push(MBlock {
-        insts: vec![MInst::new("s_endpgm", target, vec![])?],
+        insts: vec![ins("s_endpgm", vec![])?],
         lane_succs: Vec::new(),
     });
     debug_assert_eq!(out.len(), end + 1);
     Ok(out)
 }
 
-/// Lane-level successors of a terminator.
-fn lane_succs(t: Terminator) -> Vec<usize> {
-    match t {
-        Terminator::Ret => Vec::new(),
-        Terminator::Br(t) => vec![t],
-        Terminator::CondBr {
-            then, otherwise, ..
-        } => {
-            if then == otherwise {
-                vec![then]
-            } else {
-                vec![then, otherwise]
-            }
-        }
-    }
-}
+use crate::uniform::{finishing, predecessors, targets};
 
 /// The lane mask `m` when the block's last write of `cond` is
 /// `v_cndmask_b32_e64 cond, 0, 1, m` and nothing after it in the block can
 /// change `m` (or VCC, when `m` is VCC).
-fn fused_mask(body: &[MInst], cond: VReg) -> Option<Opnd> {
+pub(crate) fn fused_mask(body: &[MInst], cond: VReg) -> Option<Opnd> {
     let writes = |inst: &MInst, reg: VReg| {
         inst.ops
             .iter()

@@ -20,6 +20,7 @@ use hsail::validate::CodeBlock;
 
 use crate::{Error, Locator, Options, Result};
 
+mod bits;
 mod call;
 mod cfg;
 mod compare;
@@ -29,6 +30,7 @@ mod divide;
 mod float;
 mod int;
 mod memory;
+mod packed;
 
 /// One explicit kernel argument.
 #[derive(Debug, Clone)]
@@ -610,6 +612,7 @@ impl<'a> Cx<'a> {
                         self.lower_dispatch(op, type_, ops, &what)
                     }
                     BrigOpcode::NOP => Ok(()),
+                    _ if type_.is_packed() => self.lower_packed(code, ops, &what),
                     _ if ty(type_).is_some_and(|(k, _)| k == Kind::F) => {
                         self.lower_float(op, type_, ops, &what)
                     }
@@ -617,6 +620,7 @@ impl<'a> Cx<'a> {
                 }
             }
             Code::InstCmp(c) => self.lower_cmp(c, ops, &what),
+            Code::InstSourceType(st) => self.lower_source_type(st, ops, &what),
             Code::InstCvt(c) => self.lower_cvt(c, ops, &what),
             Code::InstMem(mem) if mem.segment == BrigSegment::GROUP => match op {
                 BrigOpcode::LD => self.lower_ld_group(mem, ops, &what),

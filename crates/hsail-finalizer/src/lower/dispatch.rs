@@ -287,7 +287,7 @@ impl Cx<'_> {
                 let size = self.wgsize(d)?;
                 let g1 = self.valu("v_add_u32_e64", r(grid), Opnd::constant(u32::MAX))?;
                 let q = self.vtemp(1);
-                self.divrem32(false, false, q, Src::Reg(g1), Src::Reg(size))?;
+                self.divrem(false, false, q, [Src::Reg(g1), Src::Reg(size)], 1)?;
                 v32(self.valu("v_add_u32_e64", r(q), Opnd::constant(1))?)
             }
             BrigOpcode::DIM => v32(self.packet_field(0, 16, 2)?),
