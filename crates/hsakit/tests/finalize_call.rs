@@ -250,7 +250,8 @@ fn switch_calls_with_divergent_and_uniform_indices() {
                 1 => x.wrapping_mul(5),
                 _ => !x,
             };
-            [a, if sel & 1 == 0 { !a } else { a.wrapping_mul(5) }]
+            let b = if sel & 1 == 0 { !a } else { a.wrapping_mul(5) };
+            [a, b, x.wrapping_mul(5)]
         });
     }
 }

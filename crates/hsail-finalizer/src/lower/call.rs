@@ -187,6 +187,15 @@ impl<'a> Cx<'a> {
         } else {
             Vec::new()
         };
+        // A constant index: only the function it selects.
+        let (callees, conds) = match conds.first() {
+            Some(Cond::Known(_)) => {
+                let k = conds.iter().position(|c| *c == Cond::Known(true));
+                let last = callees.len() - 1;
+                (vec![callees[k.unwrap_or(last)]], Vec::new())
+            }
+            _ => (callees, conds),
+        };
         let from = self.cur;
         let first = self.f.blocks.len();
         let mut entries = Vec::new();
