@@ -139,6 +139,13 @@ pub(super) fn reachable<'b>(
 }
 
 impl<'a> Cx<'a> {
+    /// Operand `i` of an instruction (a located error if it is missing).
+    pub(super) fn operand(&self, ops: &[OperandOffset], i: usize) -> Result<OperandOffset> {
+        ops.get(i)
+            .copied()
+            .ok_or_else(|| self.unsupported(format!("an instruction without operand {i}")))
+    }
+
     /// The block a `cbr` at the very end of a code block falls through to.
     pub(super) fn ret_block(&mut self, ret: RetTo) -> usize {
         match ret {
@@ -182,7 +189,7 @@ impl<'a> Cx<'a> {
         }
         // Conditions of an `scall`, in the calling block.
         let conds = if op == BrigOpcode::SCALL {
-            let idx = self.src(ops[1])?;
+            let idx = self.src(self.operand(ops, 1)?)?;
             self.switch_conds(idx, type_, callees.len())?
         } else {
             Vec::new()
@@ -296,7 +303,7 @@ impl<'a> Cx<'a> {
         let pos = self.arg_pos(a, bits, &what)?;
         let dwords = bits.div_ceil(32) as u8;
         if op == BrigOpcode::LD {
-            let d = self.dst(ops[0])?;
+            let d = self.dst(self.operand(ops, 0)?)?;
             for i in 0..dwords {
                 let v = self.arg_dword(&var, pos, i)?;
                 if bits >= 32 {
@@ -313,7 +320,7 @@ impl<'a> Cx<'a> {
             }
             return Ok(());
         }
-        let s = self.src(ops[0])?;
+        let s = self.src(self.operand(ops, 0)?)?;
         if bits >= 32 {
             for i in 0..dwords {
                 let v = self.val(s, i)?;
@@ -454,7 +461,7 @@ impl<'a> Cx<'a> {
         if targets.is_empty() {
             return Err(self.unsupported("sbr without labels".into()));
         }
-        let idx = self.src(ops[0])?;
+        let idx = self.src(self.operand(ops, 0)?)?;
         let conds = self.switch_conds(idx, type_, targets.len())?;
         self.restructured = true;
         Ok(self.switch_chain(&conds, &targets))

@@ -356,7 +356,7 @@ impl Cx<'_> {
         ops: &[OperandOffset],
         _what: &str,
     ) -> Result<()> {
-        let d = self.dst(ops[0])?;
+        let d = self.dst(self.operand(ops, 0)?)?;
         let wide = self.f.info(d).width == 2;
         let (lo, hi) = self.query(op, ops, wide)?;
         self.emit("v_mov_b32", vec![dw(d, 0), lo])?;
@@ -373,7 +373,7 @@ impl Cx<'_> {
         segment: BrigSegment,
         ops: &[OperandOffset],
     ) -> Result<()> {
-        let d = self.dst(ops[0])?;
+        let d = self.dst(self.operand(ops, 0)?)?;
         let null = if matches!(segment, BrigSegment::GROUP | BrigSegment::PRIVATE) {
             u32::MAX
         } else {
