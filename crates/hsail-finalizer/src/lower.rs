@@ -430,7 +430,7 @@ impl<'a> Cx<'a> {
             .map(|l| l.get())
             .filter(|l| !label_block.contains_key(l))
             .collect();
-        if !trailing.is_empty() {
+        if cfg::branches_to_any(self.m, cb, &trailing) {
             let end = self.ret_block(ret);
             label_block.extend(trailing.into_iter().map(|l| (l, end)));
         }

@@ -3,7 +3,7 @@
 //! reverse post-order.
 
 use amdgpu_codegen::{Block, Function, Terminator};
-use brig::BrigModule;
+use brig::{BrigModule, BrigOpcode, Operand, OperandOffset};
 use hsail::validate::CodeBlock;
 
 use crate::{Locator, Result};
@@ -148,6 +148,39 @@ pub(super) fn check_reducible(m: &BrigModule<'_>, loc: &Locator<'_>, cb: &CodeBl
         ),
         last.get(),
     ))
+}
+
+/// Whether a branch (`br`, `cbr`, `sbr`) of `cb` names one of `labels`.
+pub(super) fn branches_to_any(m: &BrigModule<'_>, cb: &CodeBlock, labels: &[u32]) -> bool {
+    if labels.is_empty() {
+        return false;
+    }
+    let names = |o: &OperandOffset| -> Vec<u32> {
+        match m.operand(*o) {
+            Ok(Operand::CodeRef(c)) => vec![c.ref_.get()],
+            Ok(Operand::CodeList(l)) => m
+                .code_list(l.elements)
+                .unwrap_or_default()
+                .iter()
+                .map(|c| c.get())
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    cb.instructions.iter().any(|&at| {
+        let Some(inst) = m.code(at).ok().and_then(|c| c.inst()) else {
+            return false;
+        };
+        matches!(
+            inst.opcode,
+            BrigOpcode::BR | BrigOpcode::CBR | BrigOpcode::SBR
+        ) && m
+            .operand_list(inst.operands)
+            .unwrap_or_default()
+            .iter()
+            .flat_map(names)
+            .any(|l| labels.contains(&l))
+    })
 }
 
 /// The blocks a lane may go to after a block.
