@@ -84,6 +84,7 @@ pub struct Compiled {
 
 /// Compiles `f` for `target`.
 pub fn compile(mut f: Function, target: Target) -> Result<Compiled> {
+    opt::forward_copies(&mut f);
     ifconv::convert(&mut f, target)?;
     let mut blocks = exec::lower(&mut f, target)?;
     opt::remove_dead(&mut blocks);
