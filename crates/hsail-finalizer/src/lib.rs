@@ -13,8 +13,9 @@
 //!       → amdgpu_object::write::write_code_object
 //! ```
 //!
-//! First slice: kernels (no functions or calls), all values in VGPRs,
-//! divergent control flow through EXEC masks. Anything else is an
+//! Kernels, with the functions they call inlined (no separate function
+//! symbols, no recursion), all values in VGPRs, divergent control flow
+//! through EXEC masks. Anything else is an
 //! [`Error::Unsupported`] naming the instruction and where it is.
 
 mod lower;
@@ -192,16 +193,15 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
     }
 
     let mut kernels = Vec::new();
+    // Functions are compiled only where kernels call them (inlined).
     for cb in &info.code_blocks {
         if cb.kind != hsail::validate::SymbolKind::Kernel {
-            return Err(loc.unsupported(
-                format!("function `{}` (functions and calls)", cb.name),
-                cb.directive.get(),
-            ));
+            continue;
         }
         kernels.push(lower::lower_kernel(
             &module,
             &info.symbols,
+            &info.code_blocks,
             cb,
             loc,
             opts,
@@ -342,6 +342,7 @@ fn directives(k: &lower::LoweredKernel, opts: &Options) -> Vec<(&'static str, u6
         ("kernarg_size", u64::from(k.kernarg_size)),
         ("user_sgpr_dispatch_ptr", u64::from(u.dispatch_ptr)),
         ("user_sgpr_kernarg_segment_ptr", u64::from(u.kernarg_ptr)),
+        ("user_sgpr_dispatch_id", u64::from(u.dispatch_id)),
         ("system_sgpr_workgroup_id_x", 1),
         (
             "system_sgpr_workgroup_id_y",

@@ -21,6 +21,8 @@ use hsail::validate::CodeBlock;
 use crate::{Error, Locator, Options, Result};
 
 mod bits;
+mod call;
+mod cfg;
 mod compare;
 mod convert;
 mod dispatch;
@@ -43,6 +45,7 @@ pub(crate) struct ArgInfo {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Uses {
     pub dispatch_ptr: bool,
+    pub dispatch_id: bool,
     pub kernarg_ptr: bool,
     pub workgroup_id_dims: u8,
     pub workitem_id_dims: u8,
@@ -137,6 +140,7 @@ struct Cx<'a> {
     group: HashMap<u32, u32>,
     kernarg_ptr: Option<VReg>,
     dispatch_ptr: Option<VReg>,
+    dispatch_id: Option<VReg>,
     wgid: [Option<VReg>; 3],
     tid: [Option<VReg>; 3],
     cur: usize,
@@ -144,11 +148,23 @@ struct Cx<'a> {
     name: String,
     /// The kernel's default float MODE.
     mode: mode::FpMode,
+    /// Every kernel and function code block of the module (callees).
+    code_blocks: &'a [CodeBlock],
+    /// Arg-segment variables of the code block being lowered (actual
+    /// arguments of its arg blocks, its formal arguments) → one 1-dword
+    /// VGPR per dword of the variable.
+    args: HashMap<u32, Vec<VReg>>,
+    /// Directives of the functions being inlined, outermost first.
+    inlining: Vec<u32>,
+    /// Whether calls or `sbr` added blocks (the blocks are then laid out
+    /// in reverse post-order at the end).
+    restructured: bool,
 }
 
 pub(crate) fn lower_kernel(
     m: &BrigModule<'_>,
     module_syms: &[hsail::validate::Symbol],
+    code_blocks: &[CodeBlock],
     cb: &CodeBlock,
     loc: &Locator<'_>,
     opts: &Options,
@@ -190,16 +206,28 @@ pub(crate) fn lower_kernel(
         off += size;
     }
     let kernarg_size = off;
-    let (group, group_size) = memory::group_layout(m, module_syms, cb, loc)?;
+    // The kernel and the functions it calls (all inlined into it).
+    let reach = call::reachable(m, loc, code_blocks, cb)?;
+    for b in &reach {
+        cfg::check_reducible(m, loc, b)?;
+    }
+    let (group, group_size) = if reach.len() > 1 {
+        let mut all = cb.clone();
+        all.locals = reach.iter().flat_map(|b| b.locals.clone()).collect();
+        memory::group_layout(m, module_syms, &all, loc)?
+    } else {
+        memory::group_layout(m, module_syms, cb, loc)?
+    };
 
     // Pre-scan: which ABI inputs the kernel reads.
-    let uses = dispatch::scan_uses(m, cb)?;
+    let uses = dispatch::scan_uses(m, &reach)?;
 
     // The wave layout those enables give.
     let mut kd = KernelDirectives::new();
     let pre = [
         ("user_sgpr_dispatch_ptr", u64::from(uses.dispatch_ptr)),
         ("user_sgpr_kernarg_segment_ptr", u64::from(uses.kernarg_ptr)),
+        ("user_sgpr_dispatch_id", u64::from(uses.dispatch_id)),
         ("system_sgpr_workgroup_id_x", 1),
         (
             "system_sgpr_workgroup_id_y",
@@ -239,66 +267,23 @@ pub(crate) fn lower_kernel(
         group,
         kernarg_ptr: None,
         dispatch_ptr: None,
+        dispatch_id: None,
         wgid: [None; 3],
         tid: [None; 3],
         cur: 0,
         at: cb.directive.get(),
         name: name.clone(),
         mode: mode::FpMode::kernel_default(m),
+        code_blocks,
+        args: HashMap::new(),
+        inlining: Vec::new(),
+        restructured: false,
     };
     cx.prologue(&layout)?;
 
-    // Blocks.
-    let mut label_block = HashMap::new();
-    for (i, b) in cb.blocks.iter().enumerate() {
-        cx.f.add_block();
-        for l in &b.labels {
-            label_block.insert(l.get(), i);
-        }
-    }
-    if cb.blocks.is_empty() {
-        cx.f.add_block();
-    }
-    for (bi, b) in cb.blocks.iter().enumerate() {
-        cx.cur = bi;
-        let mut term = if bi + 1 < cb.blocks.len() {
-            Terminator::Br(bi + 1)
-        } else {
-            Terminator::Ret
-        };
-        for &at in &cb.instructions[b.first..b.end] {
-            cx.at = at.get();
-            let code = m.code(at).map_err(brig_err)?;
-            let Some(inst) = code.inst() else { continue };
-            let ops = m.operand_list(inst.operands).map_err(brig_err)?;
-            match inst.opcode {
-                BrigOpcode::RET => term = Terminator::Ret,
-                BrigOpcode::BR => {
-                    term = Terminator::Br(cx.label_target(&ops, 0, &label_block)?);
-                }
-                BrigOpcode::CBR => {
-                    let then = cx.label_target(&ops, 1, &label_block)?;
-                    let cond = match cx.src(ops[0])? {
-                        Src::Reg(v) => v,
-                        Src::Const(c) => {
-                            let v = cx.vtemp(1);
-                            cx.emit("v_mov_b32", vec![r(v), Opnd::constant(c as u32)])?;
-                            v
-                        }
-                    };
-                    term = Terminator::CondBr {
-                        cond,
-                        then,
-                        otherwise: (bi + 1).min(cb.blocks.len().saturating_sub(1)),
-                    };
-                    if bi + 1 >= cb.blocks.len() {
-                        return Err(cx.unsupported("cbr at the end of a kernel".into()));
-                    }
-                }
-                _ => cx.lower_inst(&code, &ops)?,
-            }
-        }
-        cx.f.blocks[bi].term = term;
+    cx.lower_body(cb, call::RetTo::Exit)?;
+    if cx.restructured {
+        cfg::layout_rpo(&mut cx.f);
     }
 
     let fp_mode = cx.mode;
@@ -333,7 +318,7 @@ fn const_of(m: &BrigModule<'_>, o: OperandOffset) -> Option<u64> {
     }
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
     fn unsupported(&self, what: String) -> Error {
         self.loc.unsupported(what, self.at)
     }
@@ -382,13 +367,15 @@ impl Cx<'_> {
             }
             let first = slot.first as u16;
             match slot.content {
-                SgprContent::KernargSegmentPtr | SgprContent::DispatchPtr => {
+                SgprContent::KernargSegmentPtr
+                | SgprContent::DispatchPtr
+                | SgprContent::DispatchId => {
                     let v = self.stemp(2);
                     pro.push(self.minst("s_mov_b64", vec![pair(v), Opnd::sgpr(first, 2)])?);
-                    if slot.content == SgprContent::DispatchPtr {
-                        self.dispatch_ptr = Some(v);
-                    } else {
-                        self.kernarg_ptr = Some(v);
+                    match slot.content {
+                        SgprContent::DispatchPtr => self.dispatch_ptr = Some(v),
+                        SgprContent::DispatchId => self.dispatch_id = Some(v),
+                        _ => self.kernarg_ptr = Some(v),
                     }
                 }
                 SgprContent::WorkgroupId(d) => {
@@ -424,6 +411,87 @@ impl Cx<'_> {
         }
         self.f.prologue = pro;
         Ok(())
+    }
+
+    /// Lowers the blocks of a kernel or (inlined) function code block,
+    /// appending them to the function; returns the index of its entry
+    /// block. `ret` (and falling off the end) finishes the lane for a
+    /// kernel, and goes to the call's continuation for a function.
+    fn lower_body(&mut self, cb: &'a CodeBlock, ret: call::RetTo) -> Result<usize> {
+        let brig_err = |e: brig::BrigError| Error::Invalid(e.to_string());
+        let base = self.f.blocks.len();
+        let mut label_block = HashMap::new();
+        for (i, b) in cb.blocks.iter().enumerate() {
+            self.f.add_block();
+            for l in &b.labels {
+                label_block.insert(l.get(), base + i);
+            }
+        }
+        if cb.blocks.is_empty() {
+            self.f.add_block();
+            self.f.blocks[base].term = ret.terminator();
+        }
+        // Labels after the last instruction: branching there returns.
+        let trailing: Vec<u32> = cb
+            .labels
+            .values()
+            .map(|l| l.get())
+            .filter(|l| !label_block.contains_key(l))
+            .collect();
+        if cfg::branches_to_any(self.m, cb, &trailing) {
+            let end = self.ret_block(ret);
+            label_block.extend(trailing.into_iter().map(|l| (l, end)));
+        }
+        for (bi, b) in cb.blocks.iter().enumerate() {
+            self.cur = base + bi;
+            let next = (bi + 1 < cb.blocks.len()).then_some(base + bi + 1);
+            let mut term = next.map_or(ret.terminator(), Terminator::Br);
+            for &at in &cb.instructions[b.first..b.end] {
+                self.at = at.get();
+                let code = self.m.code(at).map_err(brig_err)?;
+                let Some(inst) = code.inst() else { continue };
+                let ops = self.m.operand_list(inst.operands).map_err(brig_err)?;
+                match (inst.opcode, &code) {
+                    (BrigOpcode::RET, _) => term = ret.terminator(),
+                    (BrigOpcode::BR, _) => {
+                        term = Terminator::Br(self.label_target(&ops, 0, &label_block)?);
+                    }
+                    (BrigOpcode::CBR, _) => {
+                        let then = self.label_target(&ops, 1, &label_block)?;
+                        let cond = match self.src(ops[0])? {
+                            Src::Reg(v) => v,
+                            Src::Const(c) => {
+                                let v = self.vtemp(1);
+                                self.emit("v_mov_b32", vec![r(v), Opnd::constant(c as u32)])?;
+                                v
+                            }
+                        };
+                        let otherwise = match next {
+                            Some(n) => n,
+                            None => self.ret_block(ret),
+                        };
+                        term = Terminator::CondBr {
+                            cond,
+                            then,
+                            otherwise,
+                        };
+                    }
+                    (BrigOpcode::SBR, _) => {
+                        term = self.lower_sbr(inst.type_, &ops, &label_block)?
+                    }
+                    (BrigOpcode::CALL | BrigOpcode::SCALL | BrigOpcode::ICALL, _) => {
+                        self.lower_call(inst.opcode, inst.type_, &ops)?;
+                    }
+                    (_, Code::InstMem(mem)) if mem.segment == BrigSegment::ARG => {
+                        self.lower_arg_mem(mem, &ops)?;
+                    }
+                    _ => self.lower_inst(&code, &ops)?,
+                }
+            }
+            let cur = self.cur;
+            self.f.blocks[cur].term = term;
+        }
+        Ok(base)
     }
 
     fn label_target(
@@ -551,12 +619,9 @@ impl Cx<'_> {
                     }
                 }
                 match op {
-                    BrigOpcode::WORKITEMABSID
-                    | BrigOpcode::WORKITEMID
-                    | BrigOpcode::WORKGROUPID
-                    | BrigOpcode::WORKGROUPSIZE
-                    | BrigOpcode::CURRENTWORKGROUPSIZE
-                    | BrigOpcode::GRIDSIZE => self.lower_dispatch(op, type_, ops, &what),
+                    _ if dispatch::QUERIES.contains(&op) => {
+                        self.lower_dispatch(op, type_, ops, &what)
+                    }
                     BrigOpcode::NOP => Ok(()),
                     _ if type_.is_packed() => self.lower_packed(code, ops, &what),
                     _ if is_float => {
@@ -593,6 +658,7 @@ impl Cx<'_> {
             Code::InstBr(_) if op == BrigOpcode::BARRIER => self.lower_barrier(),
             Code::InstBr(_) if op == BrigOpcode::WAVEBARRIER => Ok(()),
             Code::InstAtomic(a) => self.lower_atomic(a, ops, &what),
+            Code::InstSeg(s) if op == BrigOpcode::NULLPTR => self.lower_nullptr(s.segment, ops),
             Code::InstMemFence(f) => self.lower_memfence(f, &what),
             _ => Err(self.unsupported(what)),
         }

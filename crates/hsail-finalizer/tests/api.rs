@@ -37,8 +37,8 @@ fn gfx900_and_code_object_v4() {
 fn unsupported_things_are_located() {
     let opts = Options::new("gfx90a").unwrap();
     let src = "module &m:1:0:$full:$large:$default;\n\
-               function &f()() { ret; };\n\
-               kernel &k() { ret; };\n";
+               function &f()() { { call &f()(); } ret; };\n\
+               kernel &k() { { call &f()(); } ret; };\n";
     let err = finalize_text(src, "f.hsail", &opts).unwrap_err();
     assert!(matches!(err, Error::Unsupported { .. }), "{err}");
     assert!(err.to_string().starts_with("f.hsail:2:"), "{err}");

@@ -1,0 +1,512 @@
+//! Functions, switch branches and dispatch queries through the finalizer:
+//! the kernels `tests/finalize/{call,sbr,dispatch}_*.hsail` run on the
+//! emulator (`hsakit run`) for gfx90a and gfx900, their outputs compared
+//! with references computed here from the PRM's definitions; and the
+//! located errors for what is not supported yet (recursion, `icall`,
+//! irreducible control flow).
+
+use std::process::{Command, Output};
+
+use oracles::mutate::Rng;
+
+const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
+
+fn hsakit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hsakit"))
+        .args(args)
+        .output()
+        .expect("cannot run hsakit")
+}
+
+/// A kernel argument.
+enum Arg {
+    Buf(Vec<u8>),
+    Zeros(usize),
+    U32(u32),
+    U64(u64),
+}
+
+/// A dispatch of kernel `&name` of `tests/finalize/<name>.hsail` (or of
+/// another file).
+struct Dispatch<'a> {
+    file: String,
+    name: &'a str,
+    grid: &'a str,
+    group: &'a str,
+}
+
+impl<'a> Dispatch<'a> {
+    fn new(name: &'a str, grid: &'a str, group: &'a str) -> Dispatch<'a> {
+        let file = oracles::workspace_root()
+            .join("tests/finalize")
+            .join(format!("{name}.hsail"));
+        Dispatch {
+            file: file.display().to_string(),
+            name,
+            grid,
+            group,
+        }
+    }
+
+    /// Runs on `mcpu`; returns the final bytes of every buffer argument
+    /// (in argument order; scalars give empty vectors).
+    fn run(&self, mcpu: &str, args: &[Arg]) -> Vec<Vec<u8>> {
+        let dir = oracles::Scratch::new("finalize-call");
+        let kernel = format!("&{}", self.name);
+        let mut cli: Vec<String> = [
+            "run", &self.file, "--mcpu", mcpu, "--kernel", &kernel, "--grid", self.grid, "--group",
+            self.group,
+        ]
+        .map(String::from)
+        .to_vec();
+        let mut outs = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            let spec = match a {
+                Arg::Buf(bytes) => {
+                    let p = dir.path(&format!("in{i}.bin"));
+                    std::fs::write(&p, bytes).unwrap();
+                    format!("buf={}", p.display())
+                }
+                Arg::Zeros(n) => format!("zeros={n}"),
+                Arg::U32(v) => format!("u32={v}"),
+                Arg::U64(v) => format!("u64={v}"),
+            };
+            cli.extend(["--arg".to_string(), spec]);
+            if matches!(a, Arg::Buf(_) | Arg::Zeros(_)) {
+                let p = dir.path(&format!("out{i}.bin"));
+                cli.extend(["--out".to_string(), format!("{i}={}", p.display())]);
+                outs.push(Some(p));
+            } else {
+                outs.push(None);
+            }
+        }
+        let refs: Vec<&str> = cli.iter().map(String::as_str).collect();
+        let out = hsakit(&refs);
+        assert!(
+            out.status.success(),
+            "hsakit {refs:?} failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        outs.iter()
+            .map(|p| p.as_ref().map_or(Vec::new(), |p| std::fs::read(p).unwrap()))
+            .collect()
+    }
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn bytes(w: &[u32]) -> Vec<u8> {
+    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// `n` pseudo-random words.
+fn random_words(seed: u64, n: usize) -> Vec<u32> {
+    let mut rng = Rng::new(seed);
+    (0..n).map(|_| rng.next_u64() as u32).collect()
+}
+
+fn check(what: &str, mcpu: &str, got: &[u32], want: &[u32]) {
+    assert_eq!(got.len(), want.len(), "{what} on {mcpu}: length");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert_eq!(g, w, "{what} on {mcpu}: word {i}: got {g:#x}, want {w:#x}");
+    }
+}
+
+/// Runs a one-input, one-output kernel (`in` words in, `out_words` out,
+/// plus `extra` scalar arguments) on both targets against `want`.
+fn check_in_out(d: &Dispatch<'_>, input: &[u32], out_words: usize, extra: Vec<Arg>, want: &[u32]) {
+    for mcpu in TARGETS {
+        let mut args = vec![Arg::Buf(bytes(input)), Arg::Zeros(4 * out_words)];
+        args.extend(extra.iter().map(|a| match a {
+            Arg::U32(v) => Arg::U32(*v),
+            Arg::U64(v) => Arg::U64(*v),
+            _ => unreachable!("scalar arguments only"),
+        }));
+        let got = d.run(mcpu, &args);
+        check(d.name, mcpu, &words(&got[1]), want);
+    }
+}
+
+/// Runs kernel `name` (one random input word per work-item, `K` output
+/// words each) with `grid` work-items in groups of 64 and checks it
+/// against `f`.
+fn check_map<const K: usize>(name: &str, seed: u64, extra: Vec<Arg>, f: impl Fn(u32) -> [u32; K]) {
+    let n = 256;
+    let input = random_words(seed, n);
+    let want: Vec<u32> = input.iter().flat_map(|&x| f(x)).collect();
+    let d = Dispatch::new(name, "256", "64");
+    check_in_out(&d, &input, K * n, extra, &want);
+}
+
+#[test]
+fn call_args_pass_values_of_every_size() {
+    let n = 128;
+    let input = random_words(1, 2 * n);
+    let mut want = Vec::new();
+    for i in 0..n {
+        let (x, y) = (input[2 * i], input[2 * i + 1]);
+        let xy = u64::from(y) << 32 | u64::from(x);
+        let rot = xy.rotate_left(x & 63);
+        let f = ((x & 0xffff) as f32 * 0.5 + 1.0).to_bits();
+        let flip = xy ^ 1 << 63;
+        let prod = ((x & 0xff) as i32 * i32::from(y as u8 as i8)) as i16 as i32 as u32;
+        want.extend([
+            x.wrapping_mul(3).wrapping_add(y),
+            rot as u32,
+            (rot >> 32) as u32,
+            f,
+            flip as u32,
+            (flip >> 32) as u32,
+            prod,
+            x ^ x >> 16,
+            x.wrapping_add(y).wrapping_sub(i as u32),
+            i as u32,
+        ]);
+    }
+    let d = Dispatch::new("call_args", "128", "64");
+    check_in_out(&d, &input, 10 * n, vec![], &want);
+}
+
+#[test]
+fn variadic_calls_pass_arrays_of_two_sizes() {
+    let n = 128;
+    let input = random_words(8, n);
+    let want: Vec<u32> = (0..n as u32)
+        .zip(&input)
+        .map(|(i, &x)| {
+            if i % 2 == 1 {
+                return x.wrapping_add(i) ^ (x >> 8 & 0xff);
+            }
+            let sh = 8 * (i & 3);
+            let v2 = (1000 & !(0xff << sh)) | 0x5a << sh;
+            x.wrapping_add(i).wrapping_add(v2) ^ (x >> 16 & 0xff)
+        })
+        .collect();
+    let d = Dispatch::new("call_variadic", "128", "64");
+    check_in_out(&d, &input, n, vec![], &want);
+}
+
+#[test]
+fn divergent_calls_and_returns() {
+    let classify = |x: u32| match x & 3 {
+        0 => 100,
+        1 => x.wrapping_add(7),
+        _ => x >> 2,
+    };
+    let find = |v: u32| (4..32).find(|&b| v >> b & 1 == 1).unwrap_or(99);
+    check_map("call_divergent", 2, vec![], |x| {
+        let sparse = (x >> 8) & x & (x >> 16);
+        [
+            if x & 16 != 0 { classify(x) } else { x ^ 1 },
+            if x & 32 != 0 { find(sparse) } else { 1000 },
+        ]
+    });
+}
+
+#[test]
+fn nested_calls_in_a_divergent_loop() {
+    let inner = |x: u32| (x >> 13) ^ x.wrapping_mul(2_654_435_761);
+    let middle = |x: u32, y: u32| inner(x).wrapping_add(inner(y));
+    let outer = |x: u32| middle(x, x.wrapping_add(1)) ^ inner(x);
+    check_map("call_nested", 3, vec![], |x| {
+        let mut acc = x;
+        for i in 0..x & 7 {
+            acc = acc.wrapping_add(outer(acc ^ i));
+        }
+        [acc, inner(x)]
+    });
+}
+
+#[test]
+fn barrier_and_group_variable_in_a_callee() {
+    let (n, g) = (256, 128);
+    let input = random_words(4, n);
+    // mirror(v)[i] = v[mirrored i] + v[i] within each work-group.
+    let mirror = |v: &[u32]| -> Vec<u32> {
+        (0..n)
+            .map(|i| {
+                let m = i / g * g + (g - 1 - i % g);
+                v[m].wrapping_add(v[i])
+            })
+            .collect()
+    };
+    let first: Vec<u32> = mirror(&input).iter().map(|x| x.wrapping_mul(3)).collect();
+    let want = mirror(&first);
+    let d = Dispatch::new("call_barrier", "256", "128");
+    check_in_out(&d, &input, n, vec![], &want);
+}
+
+#[test]
+fn switch_calls_with_divergent_and_uniform_indices() {
+    for sel in [2u64, 7] {
+        check_map("call_switch", 5, vec![Arg::U64(sel)], |x| {
+            let a = match x % 3 {
+                0 => x.wrapping_add(11),
+                1 => x.wrapping_mul(5),
+                _ => !x,
+            };
+            let b = if sel & 1 == 0 { !a } else { a.wrapping_mul(5) };
+            [a, b, x.wrapping_mul(5)]
+        });
+    }
+}
+
+#[test]
+fn switch_branches_with_divergent_and_uniform_indices() {
+    for k in [0u32, 1, 2] {
+        check_map("sbr_switch", 6, vec![Arg::U32(k)], |x| {
+            if k == 2 {
+                return [0];
+            }
+            let mut acc = 0u32;
+            for i in 0..(x & 3) + 1 {
+                acc = match (x >> i >> i) & 3 {
+                    0 => acc.wrapping_add(1),
+                    1 => acc << 1,
+                    2 => acc ^ 0x55,
+                    _ => acc.wrapping_sub(7),
+                };
+            }
+            [acc.wrapping_add(1000 * (k + 1))]
+        });
+    }
+}
+
+/// Grids (and work-groups) in one, two and three dimensions, with partial
+/// work-groups.
+const DIMS: [(&str, &str, [u32; 3], [u32; 3]); 3] = [
+    ("10", "4", [10, 1, 1], [4, 1, 1]),
+    ("10,6", "4,4", [10, 6, 1], [4, 4, 1]),
+    ("10,6,3", "4,4,2", [10, 6, 3], [4, 4, 2]),
+];
+
+/// What `dispatch_flat` writes for one work-item (PRM 2.3, 11.1).
+fn flat_reference(grid: [u32; 3], group: [u32; 3], dims: u32) -> Vec<u32> {
+    let mut out = vec![0u32; (grid[0] * grid[1] * grid[2] * 16) as usize];
+    for z in 0..grid[2] {
+        for y in 0..grid[1] {
+            for x in 0..grid[0] {
+                let id = [x, y, z];
+                let t: Vec<u32> = (0..3).map(|d| id[d] % group[d]).collect();
+                let cur: Vec<u32> = (0..3)
+                    .map(|d| group[d].min(grid[d] - id[d] / group[d] * group[d]))
+                    .collect();
+                let flat_abs = x + y * grid[0] + z * grid[0] * grid[1];
+                let k = flat_abs as usize * 16;
+                out[k..k + 16].copy_from_slice(&[
+                    t[0] + t[1] * group[0] + t[2] * group[0] * group[1],
+                    t[0] + t[1] * cur[0] + t[2] * cur[0] * cur[1],
+                    flat_abs,
+                    flat_abs,
+                    0,
+                    grid[0].div_ceil(group[0]),
+                    grid[1].div_ceil(group[1]),
+                    grid[2].div_ceil(group[2]),
+                    dims,
+                    z,
+                    0,
+                    z / group[2],
+                    grid[2],
+                    t[1],
+                    y,
+                    cur[1],
+                ]);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn flat_ids_grid_groups_and_dims_in_one_two_and_three_dimensions() {
+    for ((grid_s, group_s, grid, group), dims) in DIMS.into_iter().zip(1..) {
+        let want = flat_reference(grid, group, dims);
+        let d = Dispatch::new("dispatch_flat", grid_s, group_s);
+        for mcpu in TARGETS {
+            let got = d.run(mcpu, &[Arg::Zeros(4 * want.len())]);
+            check(
+                &format!("dispatch_flat {grid_s}"),
+                mcpu,
+                &words(&got[0]),
+                &want,
+            );
+        }
+    }
+}
+
+#[test]
+fn u64_grid_sizes_and_ids_in_one_two_and_three_dimensions() {
+    for (grid_s, group_s, grid, _) in DIMS {
+        let mut want = vec![0u32; (grid[0] * grid[1] * grid[2] * 14) as usize];
+        for z in 0..grid[2] {
+            for y in 0..grid[1] {
+                for x in 0..grid[0] {
+                    let flat = x + y * grid[0] + z * grid[0] * grid[1];
+                    let k = flat as usize * 14;
+                    let w = [flat, grid[0], grid[1], grid[2], x, y, z];
+                    for (i, v) in w.into_iter().enumerate() {
+                        want[k + 2 * i] = v;
+                    }
+                }
+            }
+        }
+        let d = Dispatch::new("dispatch_u64", grid_s, group_s);
+        for mcpu in TARGETS {
+            let got = d.run(mcpu, &[Arg::Zeros(4 * want.len())]);
+            check(
+                &format!("dispatch_u64 {grid_s}"),
+                mcpu,
+                &words(&got[0]),
+                &want,
+            );
+        }
+    }
+}
+
+#[test]
+fn lane_wave_cu_clock_and_pointer_queries() {
+    let (n, g) = (256usize, 128usize);
+    let d = Dispatch::new("dispatch_misc", "256", "128");
+    for mcpu in TARGETS {
+        let got = words(&d.run(mcpu, &[Arg::Zeros(80 * n)])[0]);
+        let item = |i: usize| &got[20 * i..20 * i + 20];
+        let max_wave = if mcpu == "gfx90a" { 31 } else { 39 };
+        let u64_at = |w: &[u32], k: usize| u64::from(w[k + 1]) << 32 | u64::from(w[k]);
+        for i in 0..n {
+            let w = item(i);
+            let what = format!("dispatch_misc on {mcpu}, work-item {i}");
+            assert_eq!(w[0] as usize, i % g % 64, "{what}: laneid");
+            assert_eq!(w[2], max_wave, "{what}: maxwaveid");
+            assert!(w[1] <= w[2], "{what}: waveid {} > maxwaveid", w[1]);
+            assert_eq!(w[4], 127, "{what}: maxcuid");
+            assert!(w[3] <= w[4], "{what}: cuid {} > maxcuid", w[3]);
+            assert!(u64_at(w, 5) <= u64_at(w, 7), "{what}: clock went back");
+            assert_eq!(w[9], 0, "{what}: groupbaseptr");
+            assert_eq!([w[10], w[11]], [u32::MAX; 2], "{what}: group/private null");
+            assert_eq!(u64_at(w, 12), 0, "{what}: flat null");
+            // The first kernel argument read through kernargbaseptr, the
+            // packet ID and the completion signal: the same for all.
+            assert_ne!(u64_at(w, 14), 0, "{what}: kernarg 0 through kernargbaseptr");
+            assert_eq!(w[14..20], item(0)[14..20], "{what}: packet values");
+            // One wave ID per wave, different waves of a group apart; the
+            // compute unit is the group's.
+            let first_of_wave = item(i / 64 * 64);
+            assert_eq!(w[1], first_of_wave[1], "{what}: waveid within a wave");
+            assert_eq!(w[3], item(i / g * g)[3], "{what}: cuid within a group");
+            if i % 64 == 0 && i % g != 0 {
+                assert_ne!(w[1], item(i - 64)[1], "{what}: two waves share a waveid");
+            }
+        }
+    }
+}
+
+/// Finalizes `source`: it must fail with an error at `at` (`line:col`)
+/// that starts with `what` and shows the source line `line`.
+fn assert_error(source: &str, at: &str, what: &str, line: &str) {
+    let dir = oracles::Scratch::new("finalize-call-err");
+    let src = dir.path("bad.hsail");
+    std::fs::write(&src, source).unwrap();
+    let out = hsakit(&["finalize", &src.display().to_string(), "-o", "-"]);
+    assert_eq!(out.status.code(), Some(1), "{source}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let want = format!("bad.hsail:{at}: error: {what}");
+    assert!(err.contains(&want), "want `{want}` in:\n{err}");
+    assert!(err.contains(line), "want the line `{line}` in:\n{err}");
+}
+
+const CALLER: &str = "kernel &k()\n{\n    {\n        arg_u32 %a;\n        arg_u32 %b;\n        \
+                      st_arg_u32 1, [%a];\n        call &f(%b)(%a);\n    }\n};\n";
+
+#[test]
+fn recursion_is_a_located_error() {
+    let src = format!(
+        "module &m:1:0:$full:$large:$default;\n\
+         decl function &g(arg_u32 %r)(arg_u32 %x);\n\
+         function &f(arg_u32 %r)(arg_u32 %x)\n{{\n\
+         {{\n arg_u32 %a;\n arg_u32 %b;\n call &g(%b)(%a);\n}}\n}};\n\
+         function &g(arg_u32 %r)(arg_u32 %x)\n{{\n\
+         {{\n arg_u32 %a;\n arg_u32 %b;\n call &f(%b)(%a);\n}}\n}};\n{CALLER}"
+    );
+    assert_error(&src, "16:2", "recursive call to `&f`", "call &f(%b)(%a);");
+}
+
+#[test]
+fn irreducible_control_flow_is_a_located_error_naming_the_function() {
+    let body = "    ld_arg_u32 $s0, [%x];\n    cmp_eq_b1_u32 $c0, $s0, 0;\n    cbr_b1 $c0, @b;\n\
+                @a:\n    add_u32 $s0, $s0, 1;\n@b:\n    add_u32 $s0, $s0, 2;\n    \
+                cmp_lt_b1_u32 $c0, $s0, 10;\n    cbr_b1 $c0, @a;\n";
+    let src = format!(
+        "module &m:1:0:$full:$large:$default;\n\
+         function &f(arg_u32 %r)(arg_u32 %x)\n{{\n{body}    st_arg_u32 $s0, [%r];\n}};\n{CALLER}"
+    );
+    assert_error(
+        &src,
+        "12:5",
+        "irreducible control flow in `&f`",
+        "cbr_b1 $c0, @a;",
+    );
+    // The same in a kernel.
+    let src = format!(
+        "module &m:1:0:$full:$large:$default;\n\
+         kernel &kk(kernarg_u32 %x)\n{{\n{}}};\n",
+        body.replace("ld_arg_u32 $s0, [%x]", "ld_kernarg_u32 $s0, [%x]")
+    );
+    assert_error(
+        &src,
+        "12:5",
+        "irreducible control flow in `&kk`",
+        "cbr_b1 $c0, @a;",
+    );
+}
+
+#[test]
+fn calls_to_functions_without_a_definition_are_located_errors() {
+    let src = format!(
+        "module &m:1:0:$full:$large:$default;\n\
+         decl prog function &f(arg_u32 %r)(arg_u32 %x);\n{CALLER}"
+    );
+    assert_error(
+        &src,
+        "9:9",
+        "a call to `&f`, which this module does not define,",
+        "call &f",
+    );
+}
+
+#[test]
+fn icall_is_a_located_error() {
+    let src = "module &m:1:0:$full:$large:$default;\n\
+               signature &s(arg_u32 %r)(arg_u32 %x);\n\
+               kernel &k(kernarg_u64 %h)\n{\n\
+               \tld_kernarg_u64 $d0, [%h];\n\
+               \t{\n\targ_u32 %a;\n\targ_u32 %b;\n\
+               \ticall_u64 $d0 (%b)(%a) &s;\n\t}\n};\n";
+    assert_error(src, "9:2", "`icall`", "icall_u64 $d0");
+}
+
+#[test]
+fn calls_from_hsailasm_brig_run_the_same() {
+    if !oracles::hsailasm_available() {
+        eprintln!("SKIPPED: HSAILasm is not installed; the BRIG cross-check did not run");
+        return;
+    }
+    let d = Dispatch::new("call_nested", "256", "64");
+    let brig = oracles::hsailasm_assemble_file(std::path::Path::new(&d.file))
+        .expect("HSAILasm rejects call_nested.hsail");
+    let dir = oracles::Scratch::new("finalize-call-brig");
+    let path = dir.path("k.brig");
+    std::fs::write(&path, brig).unwrap();
+    let input = bytes(&random_words(7, 256));
+    let from_text = d.run("gfx90a", &[Arg::Buf(input.clone()), Arg::Zeros(2048)]);
+    let b = Dispatch {
+        file: path.display().to_string(),
+        ..d
+    };
+    let from_brig = b.run("gfx90a", &[Arg::Buf(input), Arg::Zeros(2048)]);
+    assert_eq!(from_text[1], from_brig[1]);
+}
