@@ -1,0 +1,848 @@
+//! Differential test of the finalizer against gccbrig: every kernel file
+//! `tests/finalize/*.hsail` with a `// test:` header runs through
+//! `hsakit run --mcpu gfx90a` and `--mcpu gfx900` (finalizer + emulator)
+//! and, compiled by HSAILasm and `gccbrig-11`, natively on the host CPU by
+//! the small launcher `tests/gccbrig/launch.c`; every buffer must agree bit
+//! for bit.
+//!
+//! The header (comment lines before the module) says how to run a kernel:
+//!
+//! ```text
+//! // test: kernel=&name grid=256 group=64      (grid/group: X[,Y[,Z]])
+//! // arg: buf 1024 random      (fill: zero | random | iota32 | f32 | f64 | f16)
+//! // arg: u32 77               (also s32, u64, s64, f32, f64)
+//! // gccbrig: skip REASON      (gccbrig is known wrong: the two targets only)
+//! ```
+//!
+//! One `// arg:` line per kernel argument, in order; buffers are passed
+//! as 64-bit global addresses. Inputs are generated deterministically from
+//! the file name and argument index. Set `GCCBRIG_KERNEL=name` (file stem)
+//! to run one file. Without gccbrig the test still compares the two
+//! targets and skips the oracle loudly; with env `CI` set it fails.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The emulated processors every kernel runs on.
+const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
+
+/// How long one tool run may take before it counts as hung.
+const TIMEOUT: Duration = Duration::from_secs(300);
+
+/// A scalar kernel argument type: header name, `hsakit run` name, bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ScalarKind {
+    name: &'static str,
+    hsakit: &'static str,
+    size: usize,
+}
+
+/// The scalar types a header may use.
+const SCALARS: [ScalarKind; 6] = [
+    ScalarKind {
+        name: "u32",
+        hsakit: "u32",
+        size: 4,
+    },
+    ScalarKind {
+        name: "s32",
+        hsakit: "i32",
+        size: 4,
+    },
+    ScalarKind {
+        name: "u64",
+        hsakit: "u64",
+        size: 8,
+    },
+    ScalarKind {
+        name: "s64",
+        hsakit: "i64",
+        size: 8,
+    },
+    ScalarKind {
+        name: "f32",
+        hsakit: "f32",
+        size: 4,
+    },
+    ScalarKind {
+        name: "f64",
+        hsakit: "f64",
+        size: 8,
+    },
+];
+
+/// How a buffer's initial contents are made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fill {
+    Zero,
+    Random,
+    Iota32,
+    /// Floats of this format mixing special and random finite values.
+    Float(FloatFormat),
+}
+
+/// An IEEE binary interchange format: bytes, exponent and fraction bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct FloatFormat {
+    bytes: usize,
+    exp: u32,
+    frac: u32,
+}
+
+const F16: FloatFormat = FloatFormat {
+    bytes: 2,
+    exp: 5,
+    frac: 10,
+};
+const F32: FloatFormat = FloatFormat {
+    bytes: 4,
+    exp: 8,
+    frac: 23,
+};
+const F64: FloatFormat = FloatFormat {
+    bytes: 8,
+    exp: 11,
+    frac: 52,
+};
+
+/// Fill names of the header.
+const FILLS: [(&str, Fill); 6] = [
+    ("zero", Fill::Zero),
+    ("random", Fill::Random),
+    ("iota32", Fill::Iota32),
+    ("f16", Fill::Float(F16)),
+    ("f32", Fill::Float(F32)),
+    ("f64", Fill::Float(F64)),
+];
+
+/// One kernel argument of a header.
+#[derive(Debug, Clone, PartialEq)]
+enum Arg {
+    Buf { bytes: usize, fill: Fill },
+    Scalar { kind: ScalarKind, value: String },
+}
+
+/// A kernel file's `// test:` header.
+#[derive(Debug, Clone, PartialEq)]
+struct Header {
+    kernel: String,
+    grid: String,
+    group: String,
+    args: Vec<Arg>,
+    /// Why gccbrig is not run (`// gccbrig: skip REASON`).
+    skip: Option<String>,
+}
+
+/// Parses the header of the leading comment block of `text`; `Ok(None)`
+/// when it has no `// test:` line. Errors are `LINE: message`.
+fn parse_header(text: &str) -> Result<Option<Header>, String> {
+    let mut test = None;
+    let mut args = Vec::new();
+    let mut skip = None;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Some(comment) = line.strip_prefix("//") else {
+            break;
+        };
+        let at = |e: String| format!("line {}: {e}", i + 1);
+        let comment = comment.trim();
+        if let Some(rest) = comment.strip_prefix("test:") {
+            test = Some(parse_test_line(rest).map_err(at)?);
+        } else if let Some(rest) = comment.strip_prefix("arg:") {
+            args.push(parse_arg_line(rest).map_err(at)?);
+        } else if let Some(rest) = comment.strip_prefix("gccbrig:") {
+            let reason = rest.trim().strip_prefix("skip").map(str::trim);
+            match reason {
+                Some(r) if !r.is_empty() => skip = Some(r.to_owned()),
+                _ => return Err(at("expected `// gccbrig: skip REASON`".into())),
+            }
+        }
+    }
+    let Some((kernel, grid, group)) = test else {
+        return match args.is_empty() && skip.is_none() {
+            true => Ok(None),
+            false => Err("`// arg:` or `// gccbrig:` without a `// test:` line".into()),
+        };
+    };
+    Ok(Some(Header {
+        kernel,
+        grid,
+        group,
+        args,
+        skip,
+    }))
+}
+
+/// `kernel=&name grid=X[,Y[,Z]] group=X[,Y[,Z]]`.
+fn parse_test_line(rest: &str) -> Result<(String, String, String), String> {
+    let (mut kernel, mut grid, mut group) = (None, None, None);
+    for word in rest.split_whitespace() {
+        let (key, value) = word
+            .split_once('=')
+            .ok_or_else(|| format!("`{word}` is not KEY=VALUE"))?;
+        let slot = match key {
+            "kernel" => &mut kernel,
+            "grid" => &mut grid,
+            "group" => &mut group,
+            _ => return Err(format!("unknown key `{key}` (kernel, grid, group)")),
+        };
+        if key != "kernel" && parse_dims(value).is_none() {
+            return Err(format!(
+                "{key}=`{value}` is not X[,Y[,Z]] of positive integers"
+            ));
+        }
+        *slot = Some(value.to_owned());
+    }
+    let need = |v: Option<String>, k: &str| v.ok_or_else(|| format!("`// test:` needs {k}="));
+    Ok((
+        need(kernel, "kernel")?,
+        need(grid, "grid")?,
+        need(group, "group")?,
+    ))
+}
+
+/// `X[,Y[,Z]]` as 1 to 3 positive integers.
+fn parse_dims(text: &str) -> Option<Vec<u64>> {
+    let dims: Vec<u64> = text
+        .split(',')
+        .map(|d| d.parse().ok().filter(|&v| v > 0))
+        .collect::<Option<_>>()?;
+    (1..=3).contains(&dims.len()).then_some(dims)
+}
+
+/// `buf BYTES FILL` or `KIND VALUE`.
+fn parse_arg_line(rest: &str) -> Result<Arg, String> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    match words.as_slice() {
+        ["buf", bytes, fill] => {
+            let bytes = bytes
+                .parse()
+                .map_err(|_| format!("buffer size `{bytes}` is not a byte count"))?;
+            let fill = FILLS
+                .iter()
+                .find(|(name, _)| name == fill)
+                .map(|&(_, f)| f)
+                .ok_or_else(|| {
+                    format!("unknown fill `{fill}` (zero, random, iota32, f16, f32, f64)")
+                })?;
+            Ok(Arg::Buf { bytes, fill })
+        }
+        [kind, value] => {
+            let kind = *SCALARS.iter().find(|k| k.name == *kind).ok_or_else(|| {
+                format!("unknown argument kind `{kind}` (buf, u32, s32, u64, s64, f32, f64)")
+            })?;
+            scalar_bytes(kind, value)
+                .ok_or_else(|| format!("`{value}` is not a {} value", kind.name))?;
+            Ok(Arg::Scalar {
+                kind,
+                value: (*value).to_owned(),
+            })
+        }
+        _ => Err("expected `buf BYTES FILL` or `KIND VALUE`".into()),
+    }
+}
+
+/// An integer in decimal or `0x` hex, with an optional `-`.
+fn parse_int(text: &str) -> Option<i128> {
+    let (neg, body) = text.strip_prefix('-').map_or((false, text), |b| (true, b));
+    let mag = match body.strip_prefix("0x") {
+        Some(hex) => i128::from_str_radix(hex, 16).ok()?,
+        None => body.parse().ok()?,
+    };
+    Some(if neg { -mag } else { mag })
+}
+
+/// The little-endian bytes a scalar argument puts in the kernarg segment
+/// (as the PRM's kernarg types define them); `None` if out of range.
+fn scalar_bytes(kind: ScalarKind, value: &str) -> Option<Vec<u8>> {
+    match kind.name {
+        "f32" => Some(value.parse::<f32>().ok()?.to_le_bytes().to_vec()),
+        "f64" => Some(value.parse::<f64>().ok()?.to_le_bytes().to_vec()),
+        name => {
+            let v = parse_int(value)?;
+            let bits = 8 * kind.size as u32;
+            let range = if name.starts_with('s') {
+                -(1i128 << (bits - 1))..=(1i128 << (bits - 1)) - 1
+            } else {
+                0..=(1i128 << bits) - 1
+            };
+            // Two's complement: the low bytes of the i128.
+            range
+                .contains(&v)
+                .then(|| v.to_le_bytes()[..kind.size].to_vec())
+        }
+    }
+}
+
+/// FNV-1a of `text`: the seed of one argument's generator.
+fn seed(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+/// One value of `f` as raw bits: a special value (±0, ±inf, quiet NaN,
+/// a denormal, ±1, ±max normal, ±min normal) about one time in three,
+/// otherwise a random finite number, mostly of moderate magnitude.
+fn float_bits(rng: &mut oracles::Rng, f: FloatFormat) -> u64 {
+    let frac_mask = (1u64 << f.frac) - 1;
+    let max_exp = (1u64 << f.exp) - 1;
+    let bias = max_exp >> 1;
+    let inf = max_exp << f.frac;
+    let sign = if rng.next_u64() & 1 == 0 {
+        0
+    } else {
+        1u64 << (f.exp + f.frac)
+    };
+    let specials = [
+        0,
+        inf,
+        inf | (1 << (f.frac - 1)),
+        (rng.next_u64() & frac_mask).max(1),
+        bias << f.frac,
+        inf - 1,
+        1 << f.frac,
+    ];
+    let r = rng.below(21);
+    let magnitude = if r < specials.len() {
+        specials[r]
+    } else {
+        // Exponents within ±24 of 1.0 (less for f16) two times in
+        // three, else any finite.
+        let near = 24.min(bias - 1);
+        let exp = if r < 17 {
+            bias - near + rng.below(2 * near as usize + 1) as u64
+        } else {
+            1 + rng.below(max_exp as usize - 1) as u64
+        };
+        (exp << f.frac) | (rng.next_u64() & frac_mask)
+    };
+    sign | magnitude
+}
+
+/// The initial contents of a buffer argument `index` of `file`.
+fn fill_buffer(file: &str, index: usize, bytes: usize, fill: Fill) -> Vec<u8> {
+    let mut rng = oracles::Rng::new(seed(&format!("{file}#{index}")));
+    let mut out = Vec::with_capacity(bytes + 8);
+    while out.len() < bytes {
+        let (word, size) = match fill {
+            Fill::Zero => (0, 8),
+            Fill::Random => (rng.next_u64(), 8),
+            Fill::Iota32 => ((out.len() / 4) as u64, 4),
+            Fill::Float(f) => (float_bits(&mut rng, f), f.bytes),
+        };
+        out.extend_from_slice(&word.to_le_bytes()[..size]);
+    }
+    out.truncate(bytes);
+    out
+}
+
+/// Where two runs' copies of one buffer differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Mismatch {
+    /// Number of differing 32-bit words (a short last word counts).
+    words: usize,
+    /// The first few differences: word index, value in run A, in run B.
+    first: Vec<(usize, u32, u32)>,
+    /// Lengths in bytes, when they differ.
+    lengths: Option<(usize, usize)>,
+}
+
+/// How many differing words a report lists.
+const SHOWN: usize = 4;
+
+/// Compares two buffers word by word; `None` when they are identical.
+fn compare(a: &[u8], b: &[u8]) -> Option<Mismatch> {
+    let chunk = |s: &[u8], i: usize| -> Vec<u8> {
+        s.get(i * 4..(i * 4 + 4).min(s.len()))
+            .unwrap_or(&[])
+            .to_vec()
+    };
+    let value = |c: &[u8]| c.iter().rev().fold(0u32, |v, &x| (v << 8) | u32::from(x));
+    let mut m = Mismatch {
+        words: 0,
+        first: Vec::new(),
+        lengths: (a.len() != b.len()).then_some((a.len(), b.len())),
+    };
+    for i in 0..a.len().max(b.len()).div_ceil(4) {
+        let (x, y) = (chunk(a, i), chunk(b, i));
+        if x != y {
+            m.words += 1;
+            if m.first.len() < SHOWN {
+                m.first.push((i, value(&x), value(&y)));
+            }
+        }
+    }
+    (m.words > 0).then_some(m)
+}
+
+/// The report of one buffer's mismatch between runs named `a` and `b`.
+fn report(file: &str, arg: usize, a: &str, b: &str, m: &Mismatch) -> String {
+    let mut s = format!(
+        "{file}: argument {arg}: {} differing 32-bit word(s) between {a} and {b}",
+        m.words
+    );
+    if let Some((la, lb)) = m.lengths {
+        s.push_str(&format!(" (lengths {la} vs {lb} bytes)"));
+    }
+    for (i, x, y) in &m.first {
+        s.push_str(&format!(
+            "\n    word {i} (byte {:#x}): {a} {x:#010x}, {b} {y:#010x}",
+            i * 4
+        ));
+    }
+    s
+}
+
+/// Every buffer of two runs compared; the reports of those that differ.
+fn compare_runs(
+    file: &str,
+    h: &Header,
+    a: (&str, &[Vec<u8>]),
+    b: (&str, &[Vec<u8>]),
+) -> Vec<String> {
+    buffer_indices(h)
+        .zip(a.1.iter().zip(b.1))
+        .filter_map(|(arg, (x, y))| compare(x, y).map(|m| report(file, arg, a.0, b.0, &m)))
+        .collect()
+}
+
+/// Indices of the buffer arguments of `h`.
+fn buffer_indices(h: &Header) -> impl Iterator<Item = usize> + '_ {
+    h.args
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| matches!(a, Arg::Buf { .. }))
+        .map(|(i, _)| i)
+}
+
+/// Runs `cmd` with its output in `log` (a path prefix), within [`TIMEOUT`];
+/// the error names the command and shows its output.
+fn run_logged(cmd: &mut Command, log: &Path) -> Result<(), String> {
+    let out_path = log.with_extension("out");
+    let file = std::fs::File::create(&out_path).map_err(|e| e.to_string())?;
+    let err = file.try_clone().map_err(|e| e.to_string())?;
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(err)
+        .spawn()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("{cmd:?} did not finish in {TIMEOUT:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    if status.success() {
+        return Ok(());
+    }
+    let output = std::fs::read_to_string(&out_path).unwrap_or_default();
+    Err(format!("{cmd:?} failed ({status}):\n{output}"))
+}
+
+/// The launcher, compiled once per test process.
+fn launcher() -> Result<&'static Path, String> {
+    static LAUNCHER: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let built = LAUNCHER.get_or_init(|| {
+        let dir =
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("gccbrig-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let exe = dir.join("launch");
+        let src = oracles::workspace_root().join("tests/gccbrig/launch.c");
+        // libhsail-rt uses libm without declaring it: link it into the host.
+        run_logged(
+            Command::new("gcc-11")
+                .args(["-O1", "-Wall", "-Werror", "-o"])
+                .arg(&exe)
+                .arg(&src)
+                .args(["-ldl", "-Wl,--no-as-needed", "-lm"]),
+            &dir.join("cc"),
+        )?;
+        Ok(exe)
+    });
+    built.as_deref().map_err(Clone::clone)
+}
+
+/// Writes the inputs of a run named `tag` into `dir`; the argument list
+/// for `hsakit run` (`hsakit = true`) or the launcher, and the paths of the
+/// buffer files.
+fn write_args(
+    dir: &Path,
+    tag: &str,
+    h: &Header,
+    inputs: &[Vec<u8>],
+    hsakit: bool,
+) -> (Vec<String>, Vec<PathBuf>) {
+    let mut specs = Vec::new();
+    let mut paths = Vec::new();
+    let mut buffers = inputs.iter();
+    for (i, arg) in h.args.iter().enumerate() {
+        match arg {
+            Arg::Buf { .. } => {
+                let path = dir.join(format!("{tag}-arg{i}.bin"));
+                std::fs::write(&path, buffers.next().expect("one input per buffer"))
+                    .expect("cannot write an input");
+                specs.push(format!("buf={}", path.display()));
+                paths.push(path);
+            }
+            Arg::Scalar { kind, value } => {
+                let name = if hsakit { kind.hsakit } else { kind.name };
+                specs.push(format!("{name}={value}"));
+            }
+        }
+    }
+    (specs, paths)
+}
+
+/// Reads back the buffers a run wrote.
+fn read_buffers(paths: &[PathBuf]) -> Result<Vec<Vec<u8>>, String> {
+    paths
+        .iter()
+        .map(|p| std::fs::read(p).map_err(|e| format!("{}: {e}", p.display())))
+        .collect()
+}
+
+/// Runs `file` on the emulated `mcpu`; the final buffers.
+fn run_hsakit(
+    dir: &Path,
+    file: &Path,
+    h: &Header,
+    inputs: &[Vec<u8>],
+    mcpu: &str,
+) -> Result<Vec<Vec<u8>>, String> {
+    let (specs, paths) = write_args(dir, mcpu, h, inputs, true);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hsakit"));
+    cmd.arg("run")
+        .arg(file)
+        .args([
+            "--kernel", &h.kernel, "--grid", &h.grid, "--group", &h.group,
+        ])
+        .args(["--mcpu", mcpu, "--threads", "1"]);
+    for spec in &specs {
+        cmd.args(["--arg", spec]);
+    }
+    for (i, path) in buffer_indices(h).zip(&paths) {
+        cmd.arg("--out").arg(format!("{i}={}", path.display()));
+    }
+    run_logged(&mut cmd, &dir.join(mcpu))?;
+    read_buffers(&paths)
+}
+
+/// Compiles `file` with HSAILasm and gccbrig-11 and runs it on the host
+/// CPU; the final buffers.
+fn run_gccbrig(
+    dir: &Path,
+    file: &Path,
+    h: &Header,
+    inputs: &[Vec<u8>],
+) -> Result<Vec<Vec<u8>>, String> {
+    let launch = launcher()?;
+    let brig = dir.join("k.brig");
+    let so = dir.join("k.so");
+    run_logged(
+        Command::new("HSAILasm").arg(file).arg("-o").arg(&brig),
+        &dir.join("hsailasm"),
+    )?;
+    run_logged(
+        Command::new("gccbrig-11")
+            .args(["-O2", "-fPIC", "-shared"])
+            .arg(&brig)
+            .arg("-o")
+            .arg(&so),
+        &dir.join("gccbrig"),
+    )?;
+    let (specs, paths) = write_args(dir, "gccbrig", h, inputs, false);
+    run_logged(
+        Command::new(launch)
+            .arg(&so)
+            .args([&h.kernel, &h.grid, &h.group])
+            .args(&specs),
+        &dir.join("launch"),
+    )?;
+    read_buffers(&paths)
+}
+
+/// The generated inputs of every buffer argument of `h` for `name`.
+fn inputs(name: &str, h: &Header) -> Vec<Vec<u8>> {
+    h.args
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a {
+            Arg::Buf { bytes, fill } => Some(fill_buffer(name, i, *bytes, *fill)),
+            Arg::Scalar { .. } => None,
+        })
+        .collect()
+}
+
+/// Runs one kernel file everywhere and compares; the failures.
+fn check_file(file: &Path, h: &Header, with_gccbrig: bool) -> Vec<String> {
+    let name = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("?")
+        .to_owned();
+    let scratch = oracles::Scratch::new("gccbrig");
+    let dir = scratch.path("");
+    let inputs = inputs(&name, h);
+    let mut runs: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
+    let mut failures = Vec::new();
+    for mcpu in TARGETS {
+        match run_hsakit(&dir, file, h, &inputs, mcpu) {
+            Ok(out) => runs.push((mcpu.to_owned(), out)),
+            Err(e) => failures.push(format!("{name}: hsakit run --mcpu {mcpu}: {e}")),
+        }
+    }
+    let reference = match (&h.skip, with_gccbrig) {
+        (None, true) => match run_gccbrig(&dir, file, h, &inputs) {
+            Ok(out) => Some(("gccbrig".to_owned(), out)),
+            Err(e) => {
+                failures.push(format!("{name}: gccbrig: {e}"));
+                None
+            }
+        },
+        _ => None,
+    };
+    // Against gccbrig when it ran; otherwise the targets against each other.
+    let (first, rest) = match reference {
+        Some(r) => (Some(r), &runs[..]),
+        None if !runs.is_empty() => (Some(runs[0].clone()), &runs[1..]),
+        None => (None, &runs[..]),
+    };
+    if let Some((ref_name, ref_out)) = &first {
+        for (run_name, out) in rest {
+            failures.extend(compare_runs(&name, h, (ref_name, ref_out), (run_name, out)));
+        }
+    }
+    if !failures.is_empty() {
+        failures.push(format!(
+            "{name}: files kept in {}",
+            scratch.keep().display()
+        ));
+    }
+    failures
+}
+
+/// Every `tests/finalize/*.hsail` with a header (or the one named by
+/// `GCCBRIG_KERNEL`), parsed; header errors are failures.
+fn kernel_files() -> (Vec<(PathBuf, Header)>, Vec<String>) {
+    let only = std::env::var("GCCBRIG_KERNEL").ok();
+    let mut found = Vec::new();
+    let mut errors = Vec::new();
+    let dir = oracles::workspace_root().join("tests/finalize");
+    for file in oracles::files_with_extension(&dir, "hsail") {
+        let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        if only.as_deref().is_some_and(|o| o != stem) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        match parse_header(&text) {
+            Ok(Some(h)) => found.push((file, h)),
+            Ok(None) => {}
+            Err(e) => errors.push(format!("{}: {e}", file.display())),
+        }
+    }
+    (found, errors)
+}
+
+#[test]
+fn finalizer_matches_gccbrig() {
+    let (files, mut failures) = kernel_files();
+    assert!(
+        !files.is_empty() || std::env::var_os("GCCBRIG_KERNEL").is_some(),
+        "no kernel file has a `// test:` header"
+    );
+    let with_gccbrig = oracles::gccbrig_available();
+    let next = AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4);
+    let results: Vec<Vec<String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    while let Some((file, h)) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        out.extend(check_file(file, h, with_gccbrig));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a worker panicked"))
+            .collect()
+    });
+    failures.extend(results.into_iter().flatten());
+    assert!(
+        failures.is_empty(),
+        "{} problem(s) in {} kernel file(s):\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
+
+/// The launcher lays the kernarg segment out as gccbrig reads it: a kernel
+/// storing its mixed u32/u64/f64/s64/f32/s32 arguments gets back exactly
+/// the bytes the header gave (values from the header, not from a run).
+#[test]
+fn launcher_kernarg_layout_matches_gccbrig() {
+    if !oracles::gccbrig_available() {
+        return;
+    }
+    let file = oracles::workspace_root().join("tests/finalize/kernarg_mix.hsail");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let h = parse_header(&text).unwrap().unwrap();
+    assert!(h.skip.is_none());
+    let scratch = oracles::Scratch::new("gccbrig-kernarg");
+    let out = run_gccbrig(
+        &scratch.path(""),
+        &file,
+        &h,
+        &inputs("kernarg_mix.hsail", &h),
+    )
+    .unwrap();
+    // Each work-item stores the scalars in argument order, each widened to
+    // its natural alignment: u32 a, u64 c.. see the kernel's comment.
+    let mut slot = Vec::new();
+    for arg in &h.args {
+        if let Arg::Scalar { kind, value } = arg {
+            slot.resize(slot.len().next_multiple_of(kind.size), 0);
+            slot.extend(scalar_bytes(*kind, value).unwrap());
+        }
+    }
+    slot.resize(slot.len().next_multiple_of(8), 0);
+    let items = parse_dims(&h.grid).unwrap()[0] as usize;
+    assert_eq!(
+        out[0],
+        slot.repeat(items),
+        "kernarg values read back by gccbrig's kernel"
+    );
+}
+
+#[test]
+fn headers_parse_with_located_errors() {
+    let text = "// about\n// test: kernel=&k grid=16,2 group=8\n// arg: buf 64 f32\n// arg: s64 -5\n// gccbrig: skip mulhi ICE\nmodule &m:1:0:$full:$large:$default;\n// arg: ignored after the module\n";
+    let h = parse_header(text).unwrap().unwrap();
+    assert_eq!(h.kernel, "&k");
+    assert_eq!((h.grid.as_str(), h.group.as_str()), ("16,2", "8"));
+    assert_eq!(h.args.len(), 2);
+    assert_eq!(
+        h.args[0],
+        Arg::Buf {
+            bytes: 64,
+            fill: Fill::Float(F32)
+        }
+    );
+    assert_eq!(h.skip.as_deref(), Some("mulhi ICE"));
+    assert_eq!(parse_header("// nothing\nmodule &m;").unwrap(), None);
+    for (bad, needle) in [
+        ("// test: kernel=&k grid=0 group=1", "line 1: grid="),
+        (
+            "// x\n// test: kernel=&k group=1",
+            "line 2: `// test:` needs grid=",
+        ),
+        (
+            "// test: kernel=&k grid=1 group=1\n// arg: buf 8 pink",
+            "line 2: unknown fill `pink`",
+        ),
+        (
+            "// test: kernel=&k grid=1 group=1\n// arg: u32 -1",
+            "line 2: `-1` is not a u32",
+        ),
+        (
+            "// test: kernel=&k grid=1 group=1\n// gccbrig: skip",
+            "line 2: expected",
+        ),
+        ("// arg: u32 1", "without a `// test:`"),
+    ] {
+        let e = parse_header(bad).unwrap_err();
+        assert!(e.contains(needle), "{bad:?}: {e}");
+    }
+}
+
+#[test]
+fn inputs_are_deterministic_and_mix_specials() {
+    let a = fill_buffer("k.hsail", 1, 4096, Fill::Float(F32));
+    assert_eq!(a, fill_buffer("k.hsail", 1, 4096, Fill::Float(F32)));
+    assert_ne!(a, fill_buffer("k.hsail", 2, 4096, Fill::Float(F32)));
+    let v: Vec<f32> = a
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert!(v.iter().any(|x| x.is_nan()));
+    assert!(v.iter().any(|x| x.is_infinite() && x.is_sign_negative()));
+    assert!(v.iter().any(|x| *x == 0.0 && x.is_sign_negative()));
+    assert!(v.iter().any(|x| x.is_subnormal()));
+    assert!(v.iter().any(|x| *x == f32::MAX || *x == -f32::MAX));
+    assert!(
+        v.iter()
+            .any(|x| x.is_normal() && x.abs() > 1e-3 && x.abs() < 1e3 && x.abs() != 1.0)
+    );
+    let d = fill_buffer("k.hsail", 0, 800, Fill::Float(F64));
+    assert!(
+        d.chunks(8)
+            .any(|c| f64::from_le_bytes(c.try_into().unwrap()).is_subnormal())
+    );
+    let h = fill_buffer("k.hsail", 0, 802, Fill::Float(F16));
+    assert_eq!(h.len(), 802);
+    assert!(
+        h.chunks(2)
+            .any(|c| u16::from_le_bytes([c[0], c[1]]) & 0x7c00 == 0x7c00)
+    );
+    assert_eq!(
+        &fill_buffer("k", 0, 10, Fill::Iota32),
+        &[0, 0, 0, 0, 1, 0, 0, 0, 2, 0]
+    );
+    assert_eq!(fill_buffer("k", 0, 9, Fill::Zero), vec![0; 9]);
+}
+
+#[test]
+fn a_different_output_is_reported_as_a_mismatch() {
+    let h = parse_header("// test: kernel=&k grid=1 group=1\n// arg: u32 1\n// arg: buf 16 zero\n")
+        .unwrap()
+        .unwrap();
+    let good = vec![vec![1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]];
+    let mut bad = good.clone();
+    bad[0][5] = 0xff;
+    bad[0][12] = 9;
+    assert!(compare_runs("k.hsail", &h, ("gccbrig", &good), ("gfx90a", &good)).is_empty());
+    let r = compare_runs("k.hsail", &h, ("gccbrig", &good), ("gfx90a", &bad));
+    assert_eq!(r.len(), 1);
+    assert!(
+        r[0].starts_with(
+            "k.hsail: argument 1: 2 differing 32-bit word(s) between gccbrig and gfx90a"
+        ),
+        "{}",
+        r[0]
+    );
+    assert!(
+        r[0].contains("word 1 (byte 0x4): gccbrig 0x00000002, gfx90a 0x0000ff02"),
+        "{}",
+        r[0]
+    );
+    assert!(
+        r[0].contains("word 3 (byte 0xc): gccbrig 0x00000004, gfx90a 0x00000009"),
+        "{}",
+        r[0]
+    );
+    let short = compare(&good[0], &good[0][..14]).unwrap();
+    assert_eq!((short.words, short.lengths), (1, Some((16, 14))));
+    assert_eq!(compare(&[], &[]), None);
+    let many = compare(&[0; 64], &[1; 64]).unwrap();
+    assert_eq!((many.words, many.first.len()), (16, SHOWN));
+}
