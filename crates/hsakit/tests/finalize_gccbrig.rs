@@ -453,24 +453,26 @@ fn run_logged(cmd: &mut Command, log: &Path) -> Result<(), String> {
     Err(format!("{cmd:?} failed ({status}):\n{output}"))
 }
 
-/// The launcher, compiled once per test process.
+/// The launcher, compiled once per test process (into a fresh name, then
+/// renamed, so that concurrent test processes never see half a file).
 fn launcher() -> Result<&'static Path, String> {
     static LAUNCHER: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     let built = LAUNCHER.get_or_init(|| {
-        let dir =
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("gccbrig-{}", std::process::id()));
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gccbrig");
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
         let exe = dir.join("launch");
+        let fresh = dir.join(format!("launch.{}", std::process::id()));
         let src = oracles::workspace_root().join("tests/gccbrig/launch.c");
         // libhsail-rt uses libm without declaring it: link it into the host.
         run_logged(
             Command::new("gcc-11")
                 .args(["-O1", "-Wall", "-Werror", "-o"])
-                .arg(&exe)
+                .arg(&fresh)
                 .arg(&src)
                 .args(["-ldl", "-Wl,--no-as-needed", "-lm"]),
-            &dir.join("cc"),
+            &dir.join(format!("cc.{}", std::process::id())),
         )?;
+        std::fs::rename(&fresh, &exe).map_err(|e| e.to_string())?;
         Ok(exe)
     });
     built.as_deref().map_err(Clone::clone)
@@ -732,6 +734,41 @@ fn launcher_kernarg_layout_matches_gccbrig() {
         slot.repeat(items),
         "kernarg values read back by gccbrig's kernel"
     );
+}
+
+/// A kernarg layout that does not match the kernel's (the last argument
+/// missing) is refused by the launcher, not run.
+#[test]
+fn launcher_refuses_a_wrong_kernarg_layout() {
+    if !oracles::gccbrig_available() {
+        return;
+    }
+    let file = oracles::workspace_root().join("tests/finalize/kernarg_mix.hsail");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut h = parse_header(&text).unwrap().unwrap();
+    h.args.pop();
+    let scratch = oracles::Scratch::new("gccbrig-bad-kernarg");
+    let e = run_gccbrig(&scratch.path(""), &file, &h, &inputs("k", &h)).unwrap_err();
+    assert!(
+        e.contains(
+            "the arguments take 48 kernarg bytes aligned to 8, the kernel declares 64 aligned to 8"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn scalars_take_their_kernarg_bytes() {
+    let bytes = |k: usize, v: &str| scalar_bytes(SCALARS[k], v);
+    assert_eq!(bytes(0, "0xdeadbeef"), Some(vec![0xef, 0xbe, 0xad, 0xde]));
+    assert_eq!(bytes(0, "4294967296"), None);
+    assert_eq!(bytes(1, "-2"), Some(vec![0xfe, 0xff, 0xff, 0xff]));
+    assert_eq!(bytes(1, "2147483648"), None);
+    assert_eq!(bytes(3, "-1"), Some(vec![0xff; 8]));
+    assert_eq!(bytes(2, "-1"), None);
+    assert_eq!(bytes(4, "1.5"), Some(vec![0, 0, 0xc0, 0x3f]));
+    assert_eq!(bytes(5, "-2"), Some((-2.0f64).to_le_bytes().to_vec()));
+    assert_eq!(bytes(5, "two"), None);
 }
 
 #[test]
