@@ -42,37 +42,17 @@ struct ScalarKind {
 
 /// The scalar types a header may use.
 const SCALARS: [ScalarKind; 6] = [
-    ScalarKind {
-        name: "u32",
-        hsakit: "u32",
-        size: 4,
-    },
-    ScalarKind {
-        name: "s32",
-        hsakit: "i32",
-        size: 4,
-    },
-    ScalarKind {
-        name: "u64",
-        hsakit: "u64",
-        size: 8,
-    },
-    ScalarKind {
-        name: "s64",
-        hsakit: "i64",
-        size: 8,
-    },
-    ScalarKind {
-        name: "f32",
-        hsakit: "f32",
-        size: 4,
-    },
-    ScalarKind {
-        name: "f64",
-        hsakit: "f64",
-        size: 8,
-    },
+    scalar("u32", "u32", 4),
+    scalar("s32", "i32", 4),
+    scalar("u64", "u64", 8),
+    scalar("s64", "i64", 8),
+    scalar("f32", "f32", 4),
+    scalar("f64", "f64", 8),
 ];
+
+const fn scalar(name: &'static str, hsakit: &'static str, size: usize) -> ScalarKind {
+    ScalarKind { name, hsakit, size }
+}
 
 /// How a buffer's initial contents are made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,21 +72,13 @@ struct FloatFormat {
     frac: u32,
 }
 
-const F16: FloatFormat = FloatFormat {
-    bytes: 2,
-    exp: 5,
-    frac: 10,
-};
-const F32: FloatFormat = FloatFormat {
-    bytes: 4,
-    exp: 8,
-    frac: 23,
-};
-const F64: FloatFormat = FloatFormat {
-    bytes: 8,
-    exp: 11,
-    frac: 52,
-};
+const F16: FloatFormat = float(2, 5, 10);
+const F32: FloatFormat = float(4, 8, 23);
+const F64: FloatFormat = float(8, 11, 52);
+
+const fn float(bytes: usize, exp: u32, frac: u32) -> FloatFormat {
+    FloatFormat { bytes, exp, frac }
+}
 
 /// Fill names of the header.
 const FILLS: [(&str, Fill); 6] = [
@@ -589,6 +561,9 @@ fn inputs(name: &str, h: &Header) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// The final buffers of one run, named after where it ran.
+type Run = (String, Vec<Vec<u8>>);
+
 /// Runs one kernel file everywhere and compares; the failures.
 fn check_file(file: &Path, h: &Header, with_gccbrig: bool) -> Vec<String> {
     let name = file
@@ -599,32 +574,24 @@ fn check_file(file: &Path, h: &Header, with_gccbrig: bool) -> Vec<String> {
     let scratch = oracles::Scratch::new("gccbrig");
     let dir = scratch.path("");
     let inputs = inputs(&name, h);
-    let mut runs: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
     let mut failures = Vec::new();
+    let mut runs: Vec<Run> = Vec::new();
     for mcpu in TARGETS {
         match run_hsakit(&dir, file, h, &inputs, mcpu) {
             Ok(out) => runs.push((mcpu.to_owned(), out)),
             Err(e) => failures.push(format!("{name}: hsakit run --mcpu {mcpu}: {e}")),
         }
     }
-    let reference = match (&h.skip, with_gccbrig) {
-        (None, true) => match run_gccbrig(&dir, file, h, &inputs) {
-            Ok(out) => Some(("gccbrig".to_owned(), out)),
-            Err(e) => {
-                failures.push(format!("{name}: gccbrig: {e}"));
-                None
-            }
-        },
-        _ => None,
-    };
-    // Against gccbrig when it ran; otherwise the targets against each other.
-    let (first, rest) = match reference {
-        Some(r) => (Some(r), &runs[..]),
-        None if !runs.is_empty() => (Some(runs[0].clone()), &runs[1..]),
-        None => (None, &runs[..]),
-    };
-    if let Some((ref_name, ref_out)) = &first {
-        for (run_name, out) in rest {
+    if h.skip.is_none() && with_gccbrig {
+        match run_gccbrig(&dir, file, h, &inputs) {
+            // The oracle first: every target is compared with it.
+            Ok(out) => runs.insert(0, ("gccbrig".to_owned(), out)),
+            Err(e) => failures.push(format!("{name}: gccbrig: {e}")),
+        }
+    }
+    if let Some((reference, others)) = runs.split_first() {
+        for (run_name, out) in others {
+            let (ref_name, ref_out) = reference;
             failures.extend(compare_runs(&name, h, (ref_name, ref_out), (run_name, out)));
         }
     }
