@@ -10,8 +10,6 @@
                        its 64-bit address and written back to PATH after
                        the run
              u32=V s32=V u64=V s64=V (decimal or 0x hex)  f32=V f64=V
-   Options before SO:  -k  print the kernarg segment (offset, size, hex
-                       bytes per argument) to stdout instead of nothing.
 
    Facts used (from GCC's libhsail-rt and BRIG front end, see
    /work/shared/design/oracles.md):
@@ -271,60 +269,27 @@ parse_arg (const char *text)
   return a;
 }
 
-int
-main (int argc, char **argv)
+/* Lays the arguments out in a fresh kernarg segment, each at its natural
+   alignment, in order, and checks the layout against the descriptor.  */
+static void *
+build_kernarg (argument *args, int nargs, descriptor desc)
 {
-  int print_kernarg = argc > 1 && strcmp (argv[1], "-k") == 0;
-  char **av = argv + print_kernarg;
-  int ac = argc - print_kernarg;
-  if (ac < 5)
-    die ("%s", "usage: launch [-k] SO KERNEL GRID GROUP [ARG]...");
-  const char *so = av[1];
-  const char *kernel = av[2][0] == '&' ? av[2] + 1 : av[2];
-
-  dispatch_packet dp = { 0 };
-  uint32_t grid[3], group[3];
-  int dims = parse_dims (av[3], grid);
-  int gdims = parse_dims (av[4], group);
-  if (gdims > dims)
-    die ("work-group %s has more dimensions than the grid", av[4]);
-  for (int i = 0; i < 3; i++)
-    {
-      if (group[i] > 0xffff)
-	die ("work-group size %s too large", av[4]);
-      dp.grid_size[i] = grid[i];
-      dp.workgroup_size[i] = (uint16_t) group[i];
-    }
-  dp.setup = (uint16_t) dims;
-
-  size_t elf_len;
-  unsigned char *elf = read_file (so, &elf_len);
-  char sym[512];
-  descriptor desc = find_descriptor (elf, elf_len, kernel, sym, sizeof sym);
-  free (elf);
-
-  /* Kernarg segment: each argument at its natural alignment, in order.  */
-  int nargs = ac - 5;
-  argument *args = calloc ((size_t) nargs + 1, sizeof *args);
+  enum { SEGMENT_SIZE = 4096 };
+  unsigned char *kernarg = aligned_alloc (256, SEGMENT_SIZE);
+  if (!kernarg)
+    die ("%s", "out of memory");
+  memset (kernarg, 0, SEGMENT_SIZE);
   size_t offset = 0, max_align = 1;
-  unsigned char kernarg_image[4096] = { 0 };
   for (int i = 0; i < nargs; i++)
     {
-      args[i] = parse_arg (av[5 + i]);
-      offset = (offset + args[i].size - 1) / args[i].size * args[i].size;
-      if (args[i].size > max_align)
-	max_align = args[i].size;
-      if (offset + args[i].size > sizeof kernarg_image)
+      size_t size = args[i].size;
+      offset = (offset + size - 1) / size * size;
+      if (size > max_align)
+	max_align = size;
+      if (offset + size > SEGMENT_SIZE)
 	die ("%s", "too many kernel arguments");
-      memcpy (kernarg_image + offset, args[i].bytes, args[i].size);
-      if (print_kernarg)
-	{
-	  printf ("%zu %zu", offset, args[i].size);
-	  for (size_t b = 0; b < args[i].size; b++)
-	    printf (" %02x", args[i].bytes[b]);
-	  printf ("\n");
-	}
-      offset += args[i].size;
+      memcpy (kernarg + offset, args[i].bytes, size);
+      offset += size;
     }
   /* gccbrig rounds the segment size up to a multiple of 16, and records
      the largest argument alignment.  */
@@ -336,34 +301,76 @@ main (int argc, char **argv)
 	       "the kernel declares %u aligned to %u\n",
 	       offset, max_align, desc.kernarg_size,
 	       (unsigned) desc.kernarg_align);
-      return 2;
+      exit (2);
     }
-  void *kernarg = aligned_alloc (256, 4096);
-  void *group_base = aligned_alloc (256, (desc.group_size + 255) / 256 * 256
-					   + 256);
-  if (!kernarg || !group_base)
-    die ("%s", "out of memory");
-  memcpy (kernarg, kernarg_image, sizeof kernarg_image);
-  dp.kernarg_address = kernarg;
-  dp.group_segment_size = desc.group_size;
-  dp.private_segment_size = desc.private_size;
+  return kernarg;
+}
 
+/* The launcher SYM of the shared object SO.  */
+static launcher_fn
+load_launcher (const char *so, const char *sym)
+{
   /* dlopen searches the library path for a name without a slash.  */
-  char *so_path = realpath (so, NULL);
-  void *lib = so_path ? dlopen (so_path, RTLD_NOW | RTLD_LOCAL) : NULL;
+  char *path = realpath (so, NULL);
+  if (!path)
+    die ("cannot find %s", so);
+  void *lib = dlopen (path, RTLD_NOW | RTLD_LOCAL);
   if (!lib)
     die ("%s", dlerror ());
   launcher_fn launcher = (launcher_fn) dlsym (lib, sym);
   if (!launcher)
     die ("no launcher symbol %s", sym);
+  return launcher;
+}
 
-  launch_data *ld = calloc (1, sizeof *ld);
-  if (!ld)
+int
+main (int argc, char **argv)
+{
+  if (argc < 5)
+    die ("%s", "usage: launch SO KERNEL GRID GROUP [ARG]...");
+  const char *so = argv[1];
+  const char *kernel = argv[2][0] == '&' ? argv[2] + 1 : argv[2];
+
+  dispatch_packet dp = { 0 };
+  uint32_t grid[3], group[3];
+  int dims = parse_dims (argv[3], grid);
+  if (parse_dims (argv[4], group) > dims)
+    die ("work-group %s has more dimensions than the grid", argv[4]);
+  for (int i = 0; i < 3; i++)
+    {
+      if (group[i] > 0xffff)
+	die ("work-group size %s too large", argv[4]);
+      dp.grid_size[i] = grid[i];
+      dp.workgroup_size[i] = (uint16_t) group[i];
+    }
+  dp.setup = (uint16_t) dims;
+
+  size_t elf_len;
+  unsigned char *elf = read_file (so, &elf_len);
+  char sym[512];
+  descriptor desc = find_descriptor (elf, elf_len, kernel, sym, sizeof sym);
+  free (elf);
+
+  int nargs = argc - 5;
+  argument *args = calloc ((size_t) nargs + 1, sizeof *args);
+  if (!args)
     die ("%s", "out of memory");
+  for (int i = 0; i < nargs; i++)
+    args[i] = parse_arg (argv[5 + i]);
+  void *kernarg = build_kernarg (args, nargs, desc);
+  void *group_base
+    = aligned_alloc (256, (desc.group_size + 255) / 256 * 256 + 256);
+  launch_data *ld = calloc (1, sizeof *ld);
+  if (!group_base || !ld)
+    die ("%s", "out of memory");
+  dp.kernarg_address = kernarg;
+  dp.group_segment_size = desc.group_size;
+  dp.private_segment_size = desc.private_size;
   ld->dp = &dp;
   ld->packet_id = 0;
   ld->kernarg_addr = kernarg;
-  launcher (ld, group_base);
+
+  load_launcher (so, sym) (ld, group_base);
 
   for (int i = 0; i < nargs; i++)
     if (args[i].path)

@@ -438,7 +438,7 @@ fn launcher() -> Result<&'static Path, String> {
         // libhsail-rt uses libm without declaring it: link it into the host.
         run_logged(
             Command::new("gcc-11")
-                .args(["-O1", "-Wall", "-Werror", "-o"])
+                .args(["-O1", "-Wall", "-Wextra", "-Werror", "-o"])
                 .arg(&fresh)
                 .arg(&src)
                 .args(["-ldl", "-Wl,--no-as-needed", "-lm"]),
