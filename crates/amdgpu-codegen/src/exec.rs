@@ -36,6 +36,12 @@ use crate::ir::{Function, MInst, Opnd, RegClass, Terminator, VReg};
 pub struct MBlock {
     /// Instructions.
     pub insts: Vec<MInst>,
+    /// The machine blocks a *lane* active here goes to next: a lane only
+    /// runs the blocks of its own lane-level path (header then body of
+    /// each), whatever the wave does. VGPR writes are masked by EXEC, so
+    /// VGPR liveness follows these edges; SGPRs follow the wave's
+    /// ([`MBlock::successors`]).
+    pub lane_succs: Vec<usize>,
 }
 
 impl MBlock {
@@ -62,11 +68,65 @@ impl MBlock {
     }
 }
 
+/// How a lane-level block is entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    /// Through its mask `M_i` and header (the general case).
+    Masked,
+    /// Straight from the block before it in the layout, its only
+    /// predecessor, which sets EXEC for it: no mask, no header. (Block 0
+    /// without predecessors is entered from the prologue this way.)
+    Inline,
+    /// Never: an empty block that only returns (lanes sent to it simply
+    /// finish) or a block no lane can reach.
+    Finish,
+}
+
 /// Lowers `f`'s lane-level CFG to wave-level machine blocks (see the
 /// module docs). Adds the mask registers to `f.vregs`.
+///
+/// Refinements of the scheme above, each keeping its invariant:
+/// - a block whose only predecessor is the block just before it, which
+///   has no backward successor, is entered inline: that block sets EXEC
+///   for it (`s_and_b64 exec, exec, c` or `s_andn2_b64`), with no mask;
+/// - lanes branching to an empty `ret` block finish at once (no mask);
+/// - a condition computed as `v_cndmask_b32 c, 0, 1, m` in the same block
+///   branches on the lane mask `m` itself.
 pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
     let n = f.blocks.len();
-    let masks: Vec<VReg> = (0..n).map(|_| f.new_vreg(RegClass::Sgpr, 2)).collect();
+    let succs: Vec<Vec<usize>> = f.blocks.iter().map(|b| lane_succs(b.term)).collect();
+    let mut preds = vec![Vec::new(); n];
+    for (i, s) in succs.iter().enumerate() {
+        for &t in s {
+            preds[t].push(i);
+        }
+    }
+    let mut entry = vec![Entry::Masked; n];
+    for i in 0..n {
+        let b = &f.blocks[i];
+        entry[i] = if i == 0 && preds[0].is_empty() {
+            Entry::Inline
+        } else if i > 0
+            && (preds[i].is_empty() || (b.insts.is_empty() && b.term == Terminator::Ret))
+        {
+            Entry::Finish
+        } else if i > 0 && preds[i] == [i - 1] && succs[i - 1].iter().all(|&s| s > i - 1) {
+            Entry::Inline
+        } else {
+            Entry::Masked
+        };
+    }
+    // An unreachable block's successors are not entered from it: an
+    // inline block whose only predecessor finishes finishes too.
+    for i in 1..n {
+        if entry[i] == Entry::Inline && entry[i - 1] == Entry::Finish {
+            entry[i] = Entry::Finish;
+        }
+    }
+    let masks: Vec<Option<VReg>> = entry
+        .iter()
+        .map(|e| (*e == Entry::Masked).then(|| f.new_vreg(RegClass::Sgpr, 2)))
+        .collect();
     let r = |v: VReg| Opnd::Reg {
         reg: v,
         offset: 0,
@@ -74,89 +134,153 @@ pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
     };
     let header = |i: usize| 1 + 2 * i;
     let end = 1 + 2 * n;
+    // The header of the first block at or after `k` that has one: where a
+    // wave with no lanes left for the blocks before it goes.
+    let next_masked = |k: usize| {
+        (k..n)
+            .find(|&j| entry[j] == Entry::Masked)
+            .map_or(end, header)
+    };
+    // Where a lane in block i goes next, as a machine block.
+    let lane_target = |t: usize| {
+        if entry[t] == Entry::Finish {
+            end
+        } else {
+            header(t)
+        }
+    };
     let mut out = Vec::with_capacity(2 * n + 2);
 
     let mut pro = std::mem::take(&mut f.prologue);
-    for (j, &m) in masks.iter().enumerate() {
-        let src = if j == 0 {
-            Opnd::exec()
-        } else {
-            Opnd::constant(0)
-        };
-        pro.push(MInst::new("s_mov_b64", target, vec![r(m), src])?);
+    for (j, m) in masks.iter().enumerate() {
+        if let Some(m) = *m {
+            let src = if j == 0 {
+                Opnd::exec()
+            } else {
+                Opnd::constant(0)
+            };
+            pro.push(MInst::new("s_mov_b64", target, vec![r(m), src])?);
+        }
     }
-    out.push(MBlock { insts: pro });
+    out.push(MBlock {
+        insts: pro,
+        lane_succs: vec![if n == 0 { end } else { lane_target(0) }],
+    });
 
     let blocks = std::mem::take(&mut f.blocks);
     for (i, b) in blocks.iter().enumerate() {
-        let m = masks[i];
+        let mut head = Vec::new();
+        if let Some(m) = masks[i] {
+            head.push(MInst::new("s_mov_b64", target, vec![Opnd::exec(), r(m)])?);
+            head.push(MInst::new(
+                "s_mov_b64",
+                target,
+                vec![r(m), Opnd::constant(0)],
+            )?);
+            head.push(MInst::new(
+                "s_cbranch_execz",
+                target,
+                vec![Opnd::Label(next_masked(i + 1))],
+            )?);
+        }
         out.push(MBlock {
-            insts: vec![
-                MInst::new("s_mov_b64", target, vec![Opnd::exec(), r(m)])?,
-                MInst::new("s_mov_b64", target, vec![r(m), Opnd::constant(0)])?,
-                MInst::new("s_cbranch_execz", target, vec![Opnd::Label(header(i + 1))])?,
-            ],
+            insts: head,
+            lane_succs: vec![header(i) + 1],
         });
+        if entry[i] == Entry::Finish {
+            out.push(MBlock {
+                insts: Vec::new(),
+                lane_succs: vec![end],
+            });
+            continue;
+        }
         let mut body = b.insts.clone();
-        let mut succs = Vec::new();
+        // The block after this one, when this block enters it inline.
+        let inline_next = (i + 1 < n && entry[i + 1] == Entry::Inline).then_some(i + 1);
+        // Adds the lanes of `mask` to block `t`'s waiting lanes.
+        let send = |body: &mut Vec<MInst>, t: usize, mask: Opnd| -> Result<()> {
+            if let Some(m) = masks[t] {
+                body.push(MInst::new("s_or_b64", target, vec![r(m), r(m), mask])?);
+            }
+            Ok(())
+        };
         match b.term {
             Terminator::Ret => {}
             Terminator::Br(t) => {
-                body.push(MInst::new(
-                    "s_or_b64",
-                    target,
-                    vec![r(masks[t]), r(masks[t]), Opnd::exec()],
-                )?);
-                succs.push(t);
+                if Some(t) != inline_next {
+                    send(&mut body, t, Opnd::exec())?;
+                }
+            }
+            Terminator::CondBr {
+                then, otherwise, ..
+            } if then == otherwise => {
+                if Some(then) != inline_next {
+                    send(&mut body, then, Opnd::exec())?;
+                }
             }
             Terminator::CondBr {
                 cond,
                 then,
                 otherwise,
             } => {
-                let t = f.new_vreg(RegClass::Sgpr, 2);
-                let e = f.new_vreg(RegClass::Sgpr, 2);
-                let c = Opnd::Reg {
-                    reg: cond,
-                    offset: 0,
-                    width: 1,
+                let x = match fused_mask(&body, cond) {
+                    Some(m) => m,
+                    None => {
+                        let x = f.new_vreg(RegClass::Sgpr, 2);
+                        let c = Opnd::Reg {
+                            reg: cond,
+                            offset: 0,
+                            width: 1,
+                        };
+                        body.push(MInst::new(
+                            "v_cmp_ne_u32_e64",
+                            target,
+                            vec![r(x), Opnd::constant(0), c],
+                        )?);
+                        r(x)
+                    }
                 };
-                body.push(MInst::new(
-                    "v_cmp_ne_u32_e64",
-                    target,
-                    vec![r(t), Opnd::constant(0), c],
-                )?);
-                body.push(MInst::new(
-                    "s_and_b64",
-                    target,
-                    vec![r(t), r(t), Opnd::exec()],
-                )?);
-                body.push(MInst::new(
-                    "s_andn2_b64",
-                    target,
-                    vec![r(e), Opnd::exec(), r(t)],
-                )?);
-                body.push(MInst::new(
-                    "s_or_b64",
-                    target,
-                    vec![r(masks[then]), r(masks[then]), r(t)],
-                )?);
-                body.push(MInst::new(
-                    "s_or_b64",
-                    target,
-                    vec![r(masks[otherwise]), r(masks[otherwise]), r(e)],
-                )?);
-                succs.push(then);
-                succs.push(otherwise);
+                for (t, taken) in [(then, true), (otherwise, false)] {
+                    if Some(t) == inline_next || masks[t].is_none() {
+                        continue;
+                    }
+                    let lanes = f.new_vreg(RegClass::Sgpr, 2);
+                    let (mn, ops) = if taken {
+                        ("s_and_b64", vec![r(lanes), x, Opnd::exec()])
+                    } else {
+                        ("s_andn2_b64", vec![r(lanes), Opnd::exec(), x])
+                    };
+                    body.push(MInst::new(mn, target, ops)?);
+                    send(&mut body, t, r(lanes))?;
+                }
+                if let Some(next) = inline_next {
+                    let mn = if next == then {
+                        "s_and_b64"
+                    } else {
+                        "s_andn2_b64"
+                    };
+                    body.push(MInst::new(mn, target, vec![Opnd::exec(), Opnd::exec(), x])?);
+                    body.push(MInst::new(
+                        "s_cbranch_execz",
+                        target,
+                        vec![Opnd::Label(next_masked(next + 1))],
+                    )?);
+                }
             }
         }
-        succs.sort_unstable();
-        succs.dedup();
-        for &s in succs.iter().filter(|&&s| s <= i) {
+        let mut back: Vec<usize> = succs[i]
+            .iter()
+            .copied()
+            .filter(|&s| s <= i && masks[s].is_some())
+            .collect();
+        back.sort_unstable();
+        back.dedup();
+        for s in back {
+            let m = masks[s].expect("filtered on masks");
             body.push(MInst::new(
                 "s_cmp_lg_u64",
                 target,
-                vec![r(masks[s]), Opnd::constant(0)],
+                vec![r(m), Opnd::constant(0)],
             )?);
             body.push(MInst::new(
                 "s_cbranch_scc1",
@@ -164,11 +288,83 @@ pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
                 vec![Opnd::Label(header(s))],
             )?);
         }
-        out.push(MBlock { insts: body });
+        out.push(MBlock {
+            insts: body,
+            lane_succs: succs[i]
+                .iter()
+                .map(|&t| lane_target(t))
+                .collect::<Vec<_>>()
+                .into_iter()
+                .chain(matches!(b.term, Terminator::Ret).then_some(end))
+                .collect(),
+        });
     }
     out.push(MBlock {
         insts: vec![MInst::new("s_endpgm", target, vec![])?],
+        lane_succs: Vec::new(),
     });
     debug_assert_eq!(out.len(), end + 1);
     Ok(out)
+}
+
+/// Lane-level successors of a terminator.
+fn lane_succs(t: Terminator) -> Vec<usize> {
+    match t {
+        Terminator::Ret => Vec::new(),
+        Terminator::Br(t) => vec![t],
+        Terminator::CondBr {
+            then, otherwise, ..
+        } => {
+            if then == otherwise {
+                vec![then]
+            } else {
+                vec![then, otherwise]
+            }
+        }
+    }
+}
+
+/// The lane mask `m` when the block's last write of `cond` is
+/// `v_cndmask_b32_e64 cond, 0, 1, m` and nothing after it in the block can
+/// change `m` (or VCC, when `m` is VCC).
+fn fused_mask(body: &[MInst], cond: VReg) -> Option<Opnd> {
+    let writes = |inst: &MInst, reg: VReg| {
+        inst.ops
+            .iter()
+            .enumerate()
+            .any(|(k, o)| inst.is_def(k) && matches!(o, Opnd::Reg { reg: r, .. } if *r == reg))
+    };
+    let at = body.iter().rposition(|inst| writes(inst, cond))?;
+    let def = &body[at];
+    let [Opnd::Reg { offset: 0, .. }, zero, one, m] = def.ops.as_slice() else {
+        return None;
+    };
+    if def.def.mnemonic != "v_cndmask_b32_e64"
+        || *zero != Opnd::constant(0)
+        || *one != Opnd::constant(1)
+        || def.mods != amdgpu_isa::gfx9::Modifiers::defaults_for(def.def)
+    {
+        return None;
+    }
+    let later = &body[at + 1..];
+    match *m {
+        Opnd::Reg {
+            reg,
+            offset: 0,
+            width: 2,
+        } => (!later.iter().any(|inst| writes(inst, reg))).then_some(*m),
+        m if m == Opnd::vcc() => {
+            // VCC: no later instruction may name it or write it implicitly
+            // (VOPC and VOP2 carry-outs in their 32-bit encodings).
+            let touches = |inst: &MInst| {
+                inst.ops.contains(&Opnd::vcc())
+                    || matches!(
+                        inst.def.family,
+                        amdgpu_isa::gfx9::Family::Vopc | amdgpu_isa::gfx9::Family::Vop2
+                    )
+            };
+            (!later.iter().any(touches)).then_some(m)
+        }
+        _ => None,
+    }
 }

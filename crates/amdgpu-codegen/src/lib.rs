@@ -5,6 +5,7 @@
 //! ```text
 //!  ir::Function (lane-level CFG, vregs)
 //!      │ exec::lower      divergent control flow → EXEC masks, wave-level blocks
+//!      │ opt              dead vector ALU results removed
 //!      │ regalloc         per-dword liveness, linear scan, aligned tuples
 //!      │ emit             physical operands, s_waitcnt, branch fixups,
 //!      ▼                  amdgpu_isa::gfx9::encode / print
@@ -19,6 +20,7 @@
 pub mod emit;
 pub mod exec;
 pub mod ir;
+pub mod opt;
 pub mod regalloc;
 
 pub use amdgpu_isa::gfx9::Target;
@@ -79,7 +81,8 @@ pub struct Compiled {
 
 /// Compiles `f` for `target`.
 pub fn compile(mut f: Function, target: Target) -> Result<Compiled> {
-    let blocks = exec::lower(&mut f, target)?;
+    let mut blocks = exec::lower(&mut f, target)?;
+    opt::remove_dead(&mut blocks);
     let alloc = regalloc::allocate(&f, &blocks, target)?;
     let out = emit::emit(&f, &blocks, &alloc, target)?;
     Ok(Compiled {
