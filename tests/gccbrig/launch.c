@@ -26,8 +26,8 @@
      natural alignment; the descriptor's kernarg_segment_size is their end
      rounded up to 16 bytes (checked here).
 
-   Exit status: 0 on success, 2 on a usage or setup error (with a message
-   on stderr).  */
+   Exit status: 0 on success, 2 on a usage or setup error, 3 when the
+   kernel stored past the end of a buffer (with a message on stderr).  */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -101,6 +101,8 @@ die (const char *fmt, const char *what)
   exit (2);
 }
 
+enum { GUARD = 256, GUARD_BYTE = 0xa5 };
+
 static unsigned char *
 read_file (const char *path, size_t *len)
 {
@@ -111,12 +113,13 @@ read_file (const char *path, size_t *len)
     die ("cannot seek %s", path);
   long n = ftell (f);
   rewind (f);
-  /* 256-byte aligned and at least 256 bytes, like a device allocation.  */
-  size_t cap = ((size_t) n + 255) / 256 * 256 + 256;
+  /* 256-byte aligned, with at least GUARD bytes of a known pattern after
+     the data to catch out-of-bounds stores (the emulator faults on them).  */
+  size_t cap = ((size_t) n + 255) / 256 * 256 + GUARD;
   unsigned char *p = aligned_alloc (256, cap);
   if (!p)
     die ("out of memory reading %s", path);
-  memset (p, 0, cap);
+  memset (p, GUARD_BYTE, cap);
   if (n > 0 && fread (p, 1, (size_t) n, f) != (size_t) n)
     die ("cannot read %s", path);
   fclose (f);
@@ -372,8 +375,21 @@ main (int argc, char **argv)
 
   load_launcher (so, sym) (ld, group_base);
 
+  int status = 0;
   for (int i = 0; i < nargs; i++)
     if (args[i].path)
-      write_file (args[i].path, args[i].data, args[i].len);
-  return 0;
+      {
+	write_file (args[i].path, args[i].data, args[i].len);
+	for (size_t b = args[i].len; b < args[i].len + GUARD; b++)
+	  if (args[i].data[b] != GUARD_BYTE)
+	    {
+	      fprintf (stderr,
+		       "launch: the kernel wrote past the end of argument "
+		       "%d (%zu bytes), at byte %zu\n",
+		       i, args[i].len, b);
+	      status = 3;
+	      break;
+	    }
+      }
+  return status;
 }

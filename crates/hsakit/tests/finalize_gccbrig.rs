@@ -666,6 +666,21 @@ fn finalizer_matches_gccbrig() {
     );
 }
 
+/// `tests/finalize/kernarg_mix.hsail` and its header.
+fn kernarg_mix() -> (PathBuf, Header) {
+    let file = oracles::workspace_root().join("tests/finalize/kernarg_mix.hsail");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let h = parse_header(&text).unwrap().unwrap();
+    assert!(h.skip.is_none());
+    (file, h)
+}
+
+/// Runs `file` with header `h` through gccbrig in a scratch directory.
+fn gccbrig_scratch_run(file: &Path, h: &Header) -> Result<Vec<Vec<u8>>, String> {
+    let scratch = oracles::Scratch::new("gccbrig-launcher");
+    run_gccbrig(&scratch.path(""), file, h, &inputs("launcher", h))
+}
+
 /// The launcher lays the kernarg segment out as gccbrig reads it: a kernel
 /// storing its mixed u32/u64/f64/s64/f32/s32 arguments gets back exactly
 /// the bytes the header gave (values from the header, not from a run).
@@ -674,20 +689,10 @@ fn launcher_kernarg_layout_matches_gccbrig() {
     if !oracles::gccbrig_available() {
         return;
     }
-    let file = oracles::workspace_root().join("tests/finalize/kernarg_mix.hsail");
-    let text = std::fs::read_to_string(&file).unwrap();
-    let h = parse_header(&text).unwrap().unwrap();
-    assert!(h.skip.is_none());
-    let scratch = oracles::Scratch::new("gccbrig-kernarg");
-    let out = run_gccbrig(
-        &scratch.path(""),
-        &file,
-        &h,
-        &inputs("kernarg_mix.hsail", &h),
-    )
-    .unwrap();
-    // Each work-item stores the scalars in argument order, each widened to
-    // its natural alignment: u32 a, u64 c.. see the kernel's comment.
+    let (file, h) = kernarg_mix();
+    let out = gccbrig_scratch_run(&file, &h).unwrap();
+    // Each work-item stores the scalars in argument order, each at its
+    // natural alignment, in a slot of 48 bytes (see the kernel's comment).
     let mut slot = Vec::new();
     for arg in &h.args {
         if let Arg::Scalar { kind, value } = arg {
@@ -711,16 +716,32 @@ fn launcher_refuses_a_wrong_kernarg_layout() {
     if !oracles::gccbrig_available() {
         return;
     }
-    let file = oracles::workspace_root().join("tests/finalize/kernarg_mix.hsail");
-    let text = std::fs::read_to_string(&file).unwrap();
-    let mut h = parse_header(&text).unwrap().unwrap();
+    let (file, mut h) = kernarg_mix();
     h.args.pop();
-    let scratch = oracles::Scratch::new("gccbrig-bad-kernarg");
-    let e = run_gccbrig(&scratch.path(""), &file, &h, &inputs("k", &h)).unwrap_err();
+    let e = gccbrig_scratch_run(&file, &h).unwrap_err();
     assert!(
         e.contains(
             "the arguments take 48 kernarg bytes aligned to 8, the kernel declares 64 aligned to 8"
         ),
+        "{e}"
+    );
+}
+
+/// A store past the end of a buffer (which the emulator faults on) is an
+/// error of the gccbrig run too, not silent host memory corruption.
+#[test]
+fn launcher_reports_stores_past_a_buffer() {
+    if !oracles::gccbrig_available() {
+        return;
+    }
+    let (file, mut h) = kernarg_mix();
+    h.args[1] = Arg::Buf {
+        bytes: 190,
+        fill: Fill::Zero,
+    };
+    let e = gccbrig_scratch_run(&file, &h).unwrap_err();
+    assert!(
+        e.contains("the kernel wrote past the end of argument 1 (190 bytes), at byte 190"),
         "{e}"
     );
 }
