@@ -626,20 +626,14 @@ fn kernel_files() -> (Vec<(PathBuf, Header)>, Vec<String>) {
     (found, errors)
 }
 
-#[test]
-fn finalizer_matches_gccbrig() {
-    let (files, mut failures) = kernel_files();
-    assert!(
-        !files.is_empty(),
-        "no kernel file (GCCBRIG_KERNEL={:?}) has a `// test:` header",
-        std::env::var("GCCBRIG_KERNEL").ok()
-    );
+/// Checks every `(file, header)` on a few worker threads; the failures.
+fn check_all(files: &[(PathBuf, Header)]) -> Vec<String> {
     let with_gccbrig = oracles::gccbrig_available();
     let next = AtomicUsize::new(0);
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 4);
-    let results: Vec<Vec<String>> = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 s.spawn(|| {
@@ -653,10 +647,20 @@ fn finalizer_matches_gccbrig() {
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().expect("a worker panicked"))
+            .flat_map(|h| h.join().expect("a worker panicked"))
             .collect()
-    });
-    failures.extend(results.into_iter().flatten());
+    })
+}
+
+#[test]
+fn finalizer_matches_gccbrig() {
+    let (files, mut failures) = kernel_files();
+    assert!(
+        !files.is_empty(),
+        "no kernel file (GCCBRIG_KERNEL={:?}) has a `// test:` header",
+        std::env::var("GCCBRIG_KERNEL").ok()
+    );
+    failures.extend(check_all(&files));
     assert!(
         failures.is_empty(),
         "{} problem(s) in {} kernel file(s):\n{}",
@@ -664,6 +668,296 @@ fn finalizer_matches_gccbrig() {
         files.len(),
         failures.join("\n")
     );
+}
+
+// Random kernels: integer code over the instructions the finalizer
+// supports, with divergent if/else, loops of data-dependent length,
+// early loop exits and (where control flow is uniform) exchanges through
+// group memory with barriers; every operation is defined for every input (divisors
+// are made non-zero and positive, shifts take their amount modulo the
+// width), so gccbrig and the targets must agree bit for bit.
+
+/// Value registers of random kernels: `$s1..=$s8` and `$d3..=$d6`, all
+/// loaded from the input and stored to the output.
+const RAND_S: u32 = 8;
+const RAND_D: std::ops::RangeInclusive<u32> = 3..=6;
+
+/// Binary 32-bit operations (signed ones take register operands only).
+const RAND_OPS32: [&str; 14] = [
+    "add_u32", "sub_u32", "mul_u32", "and_b32", "or_b32", "xor_b32", "shl_u32", "shr_u32",
+    "shr_s32", "min_u32", "max_u32", "min_s32", "max_s32", "mul_s32",
+];
+
+/// Binary 64-bit operations (the second operand of shifts is a `$s`).
+const RAND_OPS64: [&str; 11] = [
+    "add_u64", "sub_u64", "mul_u64", "and_b64", "or_b64", "xor_b64", "min_u64", "max_s64",
+    "shl_u64", "shr_u64", "shr_s64",
+];
+
+/// Compare operations of conditions.
+const RAND_CMPS: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
+
+/// A random kernel's text and the state of its generation.
+struct RandKernel {
+    rng: oracles::Rng,
+    text: String,
+    labels: u32,
+}
+
+impl RandKernel {
+    fn line(&mut self, inst: &str) {
+        self.text.push_str("    ");
+        self.text.push_str(inst);
+        self.text.push_str(";\n");
+    }
+
+    fn s(&mut self) -> String {
+        format!("$s{}", 1 + self.rng.below(RAND_S as usize))
+    }
+
+    fn d(&mut self) -> String {
+        let n = RAND_D.end() - RAND_D.start() + 1;
+        format!("$d{}", RAND_D.start() + self.rng.below(n as usize) as u32)
+    }
+
+    /// A `$s` register or, for unsigned and bit operations, an immediate.
+    fn s_or_imm(&mut self, op: &str) -> String {
+        match (op.contains("_s"), self.rng.below(4)) {
+            (false, 0) => (self.rng.next_u64() as u32).to_string(),
+            (false, 1) => self.rng.below(40).to_string(),
+            _ => self.s(),
+        }
+    }
+
+    /// One straight-line instruction (or a short defined sequence).
+    fn simple(&mut self) {
+        let (d, a) = (self.s(), self.s());
+        match self.rng.below(10) {
+            0..=3 => {
+                let op = *self.rng.pick(&RAND_OPS32);
+                // Often an accumulation, which carries values around loops.
+                let a = if self.rng.below(2) == 0 { d.clone() } else { a };
+                let b = self.s_or_imm(op);
+                self.line(&format!("{op} {d}, {a}, {b}"));
+            }
+            4 => {
+                let op = *self.rng.pick(&["neg_s32", "not_b32", "abs_s32"]);
+                self.line(&format!("{op} {d}, {a}"));
+            }
+            5 => {
+                // Divisors in [2, 2^31): no division by 0 and no MIN / -1.
+                let b = self.s();
+                let shift = 1 + self.rng.below(31);
+                self.line(&format!("shr_u32 $s11, {b}, {shift}"));
+                self.line("or_b32 $s11, $s11, 2");
+                let op = *self.rng.pick(&["div_u32", "rem_u32", "div_s32", "rem_s32"]);
+                self.line(&format!("{op} {d}, {a}, $s11"));
+            }
+            6..=7 => {
+                let op = *self.rng.pick(&RAND_OPS64);
+                let (dd, da) = (self.d(), self.d());
+                let b = if op.starts_with("sh") {
+                    self.s()
+                } else {
+                    self.d()
+                };
+                self.line(&format!("{op} {dd}, {da}, {b}"));
+            }
+            8 => {
+                let dd = self.d();
+                let op = *self.rng.pick(&["cvt_u64_u32", "cvt_s64_s32"]);
+                self.line(&format!("{op} {dd}, {a}"));
+            }
+            _ => {
+                let da = self.d();
+                let op = *self.rng.pick(&["cvt_u32_u64", "cvt_s32_s64"]);
+                self.line(&format!("{op} {d}, {da}"));
+            }
+        }
+    }
+
+    /// A condition into `$c{depth}` comparing random registers.
+    fn condition(&mut self, depth: u32) -> String {
+        let cmp = *self.rng.pick(&RAND_CMPS);
+        let c = format!("$c{depth}");
+        if self.rng.below(3) == 0 {
+            let (a, b) = (self.d(), self.d());
+            let ty = self.rng.pick(&["u64", "s64"]).to_owned();
+            self.line(&format!("cmp_{cmp}_b1_{ty} {c}, {a}, {b}"));
+        } else {
+            let (a, b) = (self.s(), self.s());
+            let ty = self.rng.pick(&["u32", "s32"]).to_owned();
+            self.line(&format!("cmp_{cmp}_b1_{ty} {c}, {a}, {b}"));
+        }
+        c
+    }
+
+    fn label(&mut self, what: &str) -> String {
+        self.labels += 1;
+        format!("@{what}{}", self.labels)
+    }
+
+    /// A block of `len` statements nested `depth` deep (at most 3).
+    fn block(&mut self, len: usize, depth: u32) {
+        for _ in 0..len {
+            match self.rng.below(12) {
+                0 if depth < 3 => self.if_else(depth),
+                1 if depth < 3 => self.counted_loop(depth),
+                // Barriers only where control flow is uniform.
+                2 if depth == 0 => self.group_exchange(),
+                _ => self.simple(),
+            }
+        }
+    }
+
+    /// Work-items trade a value through group memory: store at the own
+    /// slot, barrier, load the slot `k` places on (modulo the current
+    /// work-group size), barrier (before the slots are reused).
+    fn group_exchange(&mut self) {
+        let (v, d) = (self.s(), self.s());
+        let k = 1 + self.rng.below(200);
+        self.line("workitemid_u32 $s9, 0");
+        self.line("shl_u32 $s10, $s9, 2");
+        self.line(&format!("st_group_u32 {v}, [%x][$s10]"));
+        self.line("barrier");
+        self.line("currentworkgroupsize_u32 $s10, 0");
+        self.line(&format!("add_u32 $s9, $s9, {k}"));
+        self.line("rem_u32 $s9, $s9, $s10");
+        self.line("shl_u32 $s9, $s9, 2");
+        self.line(&format!("ld_group_u32 {d}, [%x][$s9]"));
+        self.line("barrier");
+    }
+
+    /// `if (cond) { … } else { … }` (divergent: the data decides).
+    fn if_else(&mut self, depth: u32) {
+        let c = self.condition(depth);
+        let (other, join) = (self.label("else"), self.label("join"));
+        self.line(&format!("cbr_b1 {c}, {other}"));
+        let len = 1 + self.rng.below(4);
+        self.block(len, depth + 1);
+        self.line(&format!("br {join}"));
+        self.text.push_str(&format!("{other}:\n"));
+        let len = self.rng.below(4);
+        self.block(len, depth + 1);
+        self.text.push_str(&format!("{join}:\n"));
+    }
+
+    /// A loop of 0 to 7 iterations (the count taken from a register) with
+    /// a counter in `$s{12+depth}`, the bound in `$s{16+depth}`, and
+    /// sometimes a divergent early exit.
+    fn counted_loop(&mut self, depth: u32) {
+        let (k, n) = (format!("$s{}", 12 + depth), format!("$s{}", 16 + depth));
+        let (head, exit) = (self.label("head"), self.label("exit"));
+        let src = self.s();
+        self.line(&format!("and_b32 {n}, {src}, 7"));
+        self.line(&format!("mov_b32 {k}, 0"));
+        self.text.push_str(&format!("{head}:\n"));
+        self.line(&format!("cmp_ge_b1_u32 $c{depth}, {k}, {n}"));
+        self.line(&format!("cbr_b1 $c{depth}, {exit}"));
+        let len = 1 + self.rng.below(4);
+        self.block(len, depth + 1);
+        if self.rng.below(3) == 0 {
+            let c = self.condition(depth);
+            self.line(&format!("cbr_b1 {c}, {exit}"));
+        }
+        self.line(&format!("add_u32 {k}, {k}, 1"));
+        self.line(&format!("br {head}"));
+        self.text.push_str(&format!("{exit}:\n"));
+    }
+}
+
+/// Bytes of input and of output per work-item of a random kernel.
+const RAND_BYTES: u64 = 64;
+
+impl RandKernel {
+    /// `ld` or `st` (`op`) of every value register from or to this
+    /// work-item's [`RAND_BYTES`] of the buffer `%arg`.
+    fn transfer(&mut self, op: &str, arg: &str) {
+        self.line(&format!("mul_u64 $d1, $d0, {RAND_BYTES}"));
+        self.line(&format!("ld_kernarg_u64 $d2, [%{arg}]"));
+        self.line("add_u64 $d2, $d2, $d1");
+        for i in 0..RAND_S {
+            self.line(&format!("{op}_global_u32 $s{}, [$d2+{}]", i + 1, 4 * i));
+        }
+        let first = *RAND_D.start();
+        for d in RAND_D {
+            let at = 4 * RAND_S + 8 * (d - first);
+            self.line(&format!("{op}_global_u64 $d{d}, [$d2+{at}]"));
+        }
+    }
+}
+
+/// A random kernel `&rand` of `seed`: loads `$s1..$s8` and `$d3..$d6`
+/// from `%in`, runs random code, stores them to `%out`.
+fn random_kernel(seed: u64) -> String {
+    let mut k = RandKernel {
+        rng: oracles::Rng::new(seed),
+        text: String::new(),
+        labels: 0,
+    };
+    k.text.push_str(&format!(
+        "// Random kernel of seed {seed} (finalize_gccbrig.rs).\n\
+         module &Rand:1:0:$full:$large:$default;\n\n\
+         kernel &rand(kernarg_u64 %in, kernarg_u64 %out)\n{{\n"
+    ));
+    k.line("group_u32 %x[128]");
+    k.line("workitemabsid_u32 $s0, 0");
+    k.line("cvt_u64_u32 $d0, $s0");
+    k.transfer("ld", "in");
+    let len = 12 + k.rng.below(20);
+    k.block(len, 0);
+    k.transfer("st", "out");
+    k.line("ret");
+    k.text.push_str("};\n");
+    k.text
+}
+
+/// Random kernels (`GCCBRIG_RANDOM` of them, default 12; seeds from
+/// `GCCBRIG_SEED`, default 1) agree between gccbrig and both targets. A
+/// failing kernel is kept in the scratch directory the report names (all
+/// of them with `GCCBRIG_KEEP` set).
+#[test]
+fn random_kernels_match_gccbrig() {
+    let env = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let (count, first) = (env("GCCBRIG_RANDOM", 12), env("GCCBRIG_SEED", 1));
+    let scratch = oracles::Scratch::new("gccbrig-random");
+    let files: Vec<(PathBuf, Header)> = (first..first + count)
+        .map(|seed| {
+            let file = scratch.path(&format!("rand-{seed}.hsail"));
+            std::fs::write(&file, random_kernel(seed)).unwrap();
+            let (grid, group) =
+                [("256", "64"), ("200", "64"), ("96", "32"), ("130", "128")][(seed % 4) as usize];
+            let buf = |bytes: u64, fill| Arg::Buf {
+                bytes: bytes as usize * grid.parse::<usize>().unwrap(),
+                fill,
+            };
+            let h = Header {
+                kernel: "&rand".into(),
+                grid: grid.into(),
+                group: group.into(),
+                args: vec![buf(RAND_BYTES, Fill::Random), buf(RAND_BYTES, Fill::Zero)],
+                skip: None,
+            };
+            (file, h)
+        })
+        .collect();
+    let failures = check_all(&files);
+    if std::env::var_os("GCCBRIG_KEEP").is_some() {
+        eprintln!("random kernels kept in {}", scratch.keep().display());
+    } else if !failures.is_empty() {
+        let kept = scratch.keep();
+        panic!(
+            "{} problem(s) in random kernels (sources in {}):\n{}",
+            failures.len(),
+            kept.display(),
+            failures.join("\n")
+        );
+    }
 }
 
 /// `tests/finalize/kernarg_mix.hsail` and its header.
