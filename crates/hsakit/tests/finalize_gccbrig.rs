@@ -670,12 +670,13 @@ fn finalizer_matches_gccbrig() {
     );
 }
 
-// Random kernels: integer code over the instructions the finalizer
-// supports, with divergent if/else, loops of data-dependent length,
+// Random kernels: integer and f32 code over the instructions the
+// finalizer supports, with divergent if/else, loops of data-dependent length,
 // early loop exits and (where control flow is uniform) exchanges through
 // group memory with barriers; every operation is defined for every input (divisors
 // are made non-zero and positive, shifts take their amount modulo the
-// width), so gccbrig and the targets must agree bit for bit.
+// width, NaN results are made canonical), so gccbrig and the targets must
+// agree bit for bit.
 
 /// Value registers of random kernels: `$s1..=$s8` and `$d3..=$d6`, all
 /// loaded from the input and stored to the output.
@@ -732,7 +733,7 @@ impl RandKernel {
     /// One straight-line instruction (or a short defined sequence).
     fn simple(&mut self) {
         let (d, a) = (self.s(), self.s());
-        match self.rng.below(10) {
+        match self.rng.below(12) {
             0..=3 => {
                 let op = *self.rng.pick(&RAND_OPS32);
                 // Often an accumulation, which carries values around loops.
@@ -768,12 +769,56 @@ impl RandKernel {
                 let op = *self.rng.pick(&["cvt_u64_u32", "cvt_s64_s32"]);
                 self.line(&format!("{op} {dd}, {a}"));
             }
-            _ => {
+            9 => {
                 let da = self.d();
                 let op = *self.rng.pick(&["cvt_u32_u64", "cvt_s32_s64"]);
                 self.line(&format!("{op} {d}, {da}"));
             }
+            _ => self.float_op(&d, &a),
         }
+    }
+
+    /// An f32 operation on register bits, its NaN results made canonical
+    /// (the PRM leaves their sign and payload open).
+    fn float_op(&mut self, d: &str, a: &str) {
+        let b = self.s();
+        match self.rng.below(3) {
+            0 => {
+                let op = *self.rng.pick(&["add", "sub", "mul", "min", "max"]);
+                if op.starts_with('m') && op != "mul" {
+                    // gccbrig-11 returns the number (or the signaling NaN)
+                    // for min/max of a signaling NaN, where the PRM (4.19.4)
+                    // wants a quiet NaN: give them quiet NaNs only.
+                    self.line(&format!("mov_b32 $s20, {a}"));
+                    self.line(&format!("mov_b32 $s21, {b}"));
+                    self.canonicalize("$s20");
+                    self.canonicalize("$s21");
+                    self.line(&format!("{op}_f32 {d}, $s20, $s21"));
+                } else {
+                    self.line(&format!("{op}_f32 {d}, {a}, {b}"));
+                }
+            }
+            1 => {
+                let c = self.s();
+                self.line(&format!("fma_f32 {d}, {a}, {b}, {c}"));
+            }
+            _ => {
+                let op = *self.rng.pick(&["neg", "abs"]);
+                self.line(&format!("{op}_f32 {d}, {a}"));
+            }
+        }
+        self.canonicalize(d);
+    }
+
+    /// Replaces a NaN in `reg` by the quiet NaN 0x7fc00000.
+    fn canonicalize(&mut self, reg: &str) {
+        self.line(&format!("cmp_nan_b1_f32 $c7, {reg}, {reg}"));
+        self.line("cvt_u32_b1 $s9, $c7");
+        self.line("neg_s32 $s9, $s9");
+        self.line("not_b32 $s10, $s9");
+        self.line(&format!("and_b32 {reg}, {reg}, $s10"));
+        self.line("and_b32 $s9, $s9, 0x7fc00000");
+        self.line(&format!("or_b32 {reg}, {reg}, $s9"));
     }
 
     /// A condition into `$c{depth}` comparing random registers.
