@@ -19,6 +19,18 @@
 //! the file name and argument index. Set `GCCBRIG_KERNEL=name` (file stem)
 //! to run one file. Without gccbrig the test still compares the two
 //! targets and skips the oracle loudly; with env `CI` set it fails.
+//!
+//! gccbrig runs work-items one at a time with WAVESIZE 1 and lane id 0, so
+//! kernels whose results depend on the wavefront size or on the order of
+//! work-items (returning atomics on shared words) cannot be compared with
+//! it; nor can results where the PRM leaves latitude (NaN signs and
+//! payloads, out-of-range conversions) or where gccbrig-11 is known wrong
+//! (see /work/shared/design/oracles.md; also min/max of a signaling NaN).
+//!
+//! Besides the kernel files: random kernels (`GCCBRIG_RANDOM` of them from
+//! seed `GCCBRIG_SEED`; `GCCBRIG_KEEP` keeps their sources), a Rust
+//! reference of min/max with NaNs, and tests of the harness itself (the
+//! launcher's kernarg layout, headers, inputs, mismatch reports).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
