@@ -11,8 +11,8 @@
                        the run
              u32=V s32=V u64=V s64=V (decimal or 0x hex)  f32=V f64=V
 
-   Facts used (from GCC's libhsail-rt and BRIG front end, see
-   /work/shared/design/oracles.md):
+   Facts used (from GCC's libhsail-rt and BRIG front end; see also
+   docs/oracle-facts.md):
    - gccbrig names the launcher of `prog kernel &K` in `module &M`
      "gccbrig.M.K": void launcher (PHSAKernelLaunchData *, void *group_base).
      It runs every work-group of the grid, one work-item at a time (fibers
@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The HSA kernel dispatch packet (HSA System Architecture 2.9.6).  */
+/* The HSA kernel dispatch packet (hsa_kernel_dispatch_packet_t).  */
 typedef struct
 {
   uint16_t header;

@@ -745,7 +745,7 @@ impl RandKernel {
     /// One straight-line instruction (or a short defined sequence).
     fn simple(&mut self) {
         let (d, a) = (self.s(), self.s());
-        match self.rng.below(12) {
+        match self.rng.below(14) {
             0..=3 => {
                 let op = *self.rng.pick(&RAND_OPS32);
                 // Often an accumulation, which carries values around loops.
@@ -786,7 +786,36 @@ impl RandKernel {
                 let op = *self.rng.pick(&["cvt_u32_u64", "cvt_s32_s64"]);
                 self.line(&format!("{op} {d}, {da}"));
             }
-            _ => self.float_op(&d, &a),
+            10 | 11 => self.float_op(&d, &a),
+            _ => self.own_memory(&d),
+        }
+    }
+
+    /// A store to or a load from memory only this work-item uses (its
+    /// output slot at `$d7`, of which the final stores overwrite all, or
+    /// its word of group memory at `%y[$s22]`), of a random width.
+    fn own_memory(&mut self, d: &str) {
+        const WIDTHS: [(&str, &str, u64); 6] = [
+            ("u8", "s8", 1),
+            ("u8", "u8", 1),
+            ("u16", "s16", 2),
+            ("u16", "u16", 2),
+            ("u32", "u32", 4),
+            ("u64", "u64", 8),
+        ];
+        let (st, ld, size) = *self.rng.pick(&WIDTHS);
+        let at = self.rng.below((RAND_BYTES / size) as usize) as u64 * size;
+        let reg = if size == 8 { self.d() } else { d.to_owned() };
+        let group = size == 4 && self.rng.below(2) == 0;
+        let addr = match group {
+            true => "[%y][$s22]".to_owned(),
+            false => format!("[$d7+{at}]"),
+        };
+        let seg = if group { "group" } else { "global" };
+        if self.rng.below(2) == 0 {
+            self.line(&format!("st_{seg}_{st} {reg}, {addr}"));
+        } else {
+            self.line(&format!("ld_{seg}_{ld} {reg}, {addr}"));
         }
     }
 
@@ -958,9 +987,17 @@ fn random_kernel(seed: u64) -> String {
          kernel &rand(kernarg_u64 %in, kernarg_u64 %out)\n{{\n"
     ));
     k.line("group_u32 %x[128]");
+    k.line("group_u32 %y[128]");
     k.line("workitemabsid_u32 $s0, 0");
     k.line("cvt_u64_u32 $d0, $s0");
     k.transfer("ld", "in");
+    // This work-item's output slot and group word, and their first values.
+    k.line(&format!("mul_u64 $d1, $d0, {RAND_BYTES}"));
+    k.line("ld_kernarg_u64 $d7, [%out]");
+    k.line("add_u64 $d7, $d7, $d1");
+    k.line("workitemid_u32 $s22, 0");
+    k.line("shl_u32 $s22, $s22, 2");
+    k.line("st_group_u32 $s1, [%y][$s22]");
     let len = 12 + k.rng.below(20);
     k.block(len, 0);
     k.transfer("st", "out");
