@@ -62,6 +62,15 @@ pub fn clang_available() -> bool {
     require("clang-19", "clang-19")
 }
 
+/// Whether gccbrig can compile and run HSAIL kernels on the host:
+/// `gccbrig-11` (package `gccbrig-11`, which brings `gcc-11`,
+/// `libhsail-rt-11-dev` and HSAILasm along); see [`require`].
+pub fn gccbrig_available() -> bool {
+    require("gccbrig-11", "gccbrig-11")
+        && require("gcc-11", "gcc-11")
+        && require("HSAILasm", "hsail-tools")
+}
+
 /// Runs an oracle command that must succeed and returns its standard
 /// output; panics with both output streams when it fails.
 pub fn run(cmd: &mut Command) -> String {
