@@ -1,0 +1,170 @@
+//! The PRM's example programs that the gccbrig differential harness
+//! (`finalize_gccbrig.rs`) cannot check, run through the finalizer and
+//! emulator (`hsakit run`) on gfx90a and gfx900 and compared with
+//! references computed here from the PRM text:
+//!
+//! - `prm_10_4_variadic` (PRM 10.4): gccbrig-11 rejects the variadic
+//!   argument array;
+//! - `prm_10_7_scall` (PRM 10.7): gccbrig-11 crashes on `scall`;
+//! - `prm_11_1_dispatch` (PRM 11.1): gccbrig-11 crashes on `gridsize_u64`.
+
+use std::process::Command;
+
+const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
+
+/// Runs kernel `kernel` of `tests/finalize/<stem>.hsail` on `mcpu` with one
+/// zero-filled output buffer of `out_bytes` bytes as its only argument and
+/// returns the buffer's final contents.
+fn run_one_output(
+    stem: &str,
+    kernel: &str,
+    grid: &str,
+    group: &str,
+    mcpu: &str,
+    out_bytes: usize,
+) -> Vec<u8> {
+    let file = oracles::workspace_root()
+        .join("tests/finalize")
+        .join(format!("{stem}.hsail"));
+    let dir = oracles::Scratch::new("finalize-prm");
+    let out = dir.path("out.bin");
+    let status = Command::new(env!("CARGO_BIN_EXE_hsakit"))
+        .arg("run")
+        .arg(&file)
+        .args([
+            "--mcpu", mcpu, "--kernel", kernel, "--grid", grid, "--group", group,
+        ])
+        .arg(format!("--arg=zeros={out_bytes}"))
+        .arg(format!("--out=0={}", out.display()))
+        .output()
+        .expect("cannot run hsakit");
+    assert!(
+        status.status.success(),
+        "{stem} on {mcpu}: hsakit run failed:\n{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    std::fs::read(&out).expect("no output buffer")
+}
+
+/// The little-endian u32 words of `bytes`.
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Asserts `got` equals `want` word by word, naming the first difference.
+fn assert_words(what: &str, got: &[u32], want: &[u32]) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    if let Some(i) = (0..want.len()).find(|&i| got[i] != want[i]) {
+        panic!(
+            "{what}: word {i} is {:#010x}, want {:#010x}",
+            got[i], want[i]
+        );
+    }
+}
+
+#[test]
+fn prm_10_4_variadic_sums_its_array_argument() {
+    // &sumofN adds the first n f32 values of the array in order, from +0.0.
+    let values = [1.2f32, 2.4, 3.6, 6.1];
+    let sum_of = |n: usize| values[..n].iter().fold(0.0f32, |acc, v| acc + v);
+    let full = sum_of(4);
+    let want: Vec<u32> = (0..64)
+        .map(|id| (sum_of(id % 5) + full).to_bits())
+        .collect();
+    for mcpu in TARGETS {
+        let got = words(&run_one_output(
+            "prm_10_4_variadic",
+            "&adder",
+            "64",
+            "64",
+            mcpu,
+            256,
+        ));
+        assert_words(&format!("prm_10_4_variadic on {mcpu}"), &got, &want);
+    }
+}
+
+#[test]
+fn prm_10_7_scall_selects_by_index() {
+    // Index 0 calls &foo: cvt_u32_f32(2.0 * 3.5) = 7; index 1 calls &bar:
+    // cvt_u32_f32(2.0 + 100.25), truncated: 102. The index is the
+    // work-group id (64 work-items each) modulo 2.
+    let want: Vec<u32> = (0..256u32)
+        .map(|id| if (id / 64) % 2 == 0 { 7 } else { 102 } + id)
+        .collect();
+    for mcpu in TARGETS {
+        let got = words(&run_one_output(
+            "prm_10_7_scall",
+            "&k",
+            "256",
+            "64",
+            mcpu,
+            1024,
+        ));
+        assert_words(&format!("prm_10_7_scall on {mcpu}"), &got, &want);
+    }
+}
+
+/// The 20 words `prm_11_1_dispatch` stores for the work-item at absolute
+/// position `abs` of a 20x6x3 grid of 8x4x2 work-groups, from PRM 2.3 and
+/// 11.1: current (possibly partial) work-group sizes, flattened ids.
+fn dispatch_words(abs: [u32; 3]) -> [u32; 20] {
+    const GRID: [u32; 3] = [20, 6, 3];
+    const GROUP: [u32; 3] = [8, 4, 2];
+    let id: [u32; 3] = std::array::from_fn(|d| abs[d] % GROUP[d]);
+    let wg: [u32; 3] = std::array::from_fn(|d| abs[d] / GROUP[d]);
+    let cur: [u32; 3] = std::array::from_fn(|d| GROUP[d].min(GRID[d] - wg[d] * GROUP[d]));
+    let flat_abs = abs[0] + abs[1] * GRID[0] + abs[2] * GRID[0] * GRID[1];
+    let flat = id[0] + id[1] * GROUP[0] + id[2] * GROUP[0] * GROUP[1];
+    let cur_flat = id[0] + id[1] * cur[0] + id[2] * cur[0] * cur[1];
+    let grid_groups_z = GRID[2].div_ceil(GROUP[2]);
+    [
+        cur[0],
+        cur_flat,
+        3,
+        grid_groups_z,
+        GRID[1],
+        GRID[2],
+        0, // gridsize_u64 high word
+        wg[0],
+        wg[1],
+        wg[2],
+        GROUP[0],
+        abs[0],
+        abs[1],
+        0, // workitemabsid_u64 high word
+        flat_abs,
+        flat,
+        id[0],
+        id[1],
+        id[2],
+        0,
+    ]
+}
+
+#[test]
+fn prm_11_1_dispatch_examples_give_the_packet_values() {
+    let mut want = vec![0u32; 360 * 20];
+    for z in 0..3 {
+        for y in 0..6 {
+            for x in 0..20 {
+                let flat = (x + y * 20 + z * 120) as usize;
+                want[flat * 20..flat * 20 + 20].copy_from_slice(&dispatch_words([x, y, z]));
+            }
+        }
+    }
+    for mcpu in TARGETS {
+        let got = words(&run_one_output(
+            "prm_11_1_dispatch",
+            "&dispatch_examples",
+            "20,6,3",
+            "8,4,2",
+            mcpu,
+            360 * 80,
+        ));
+        assert_words(&format!("prm_11_1_dispatch on {mcpu}"), &got, &want);
+    }
+}
