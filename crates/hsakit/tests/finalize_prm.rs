@@ -6,7 +6,9 @@
 //! - `prm_10_4_variadic` (PRM 10.4): gccbrig-11 rejects the variadic
 //!   argument array;
 //! - `prm_10_7_scall` (PRM 10.7): gccbrig-11 crashes on `scall`;
-//! - `prm_11_1_dispatch` (PRM 11.1): gccbrig-11 crashes on `gridsize_u64`.
+//! - `prm_11_1_dispatch` (PRM 11.1): gccbrig-11 crashes on `gridsize_u64`;
+//! - `prm_2_6_wavesize` (PRM 2.6, 11.4): lane ids and WAVESIZE, which
+//!   gccbrig (WAVESIZE 1) cannot give.
 
 use std::process::Command;
 
@@ -166,5 +168,33 @@ fn prm_11_1_dispatch_examples_give_the_packet_values() {
             360 * 80,
         ));
         assert_words(&format!("prm_11_1_dispatch on {mcpu}"), &got, &want);
+    }
+}
+
+#[test]
+fn prm_2_6_lanes_and_waves_follow_the_flattened_id() {
+    // PRM 2.6: lane = current flat id % WAVESIZE, with WAVESIZE 64 on both
+    // targets; PRM 11.4: waveid <= maxwaveid (1); the current flat id.
+    const GRID: [u32; 2] = [30, 20];
+    const GROUP: [u32; 2] = [12, 8];
+    let mut want = vec![0u32; (GRID[0] * GRID[1] * 4) as usize];
+    for y in 0..GRID[1] {
+        for x in 0..GRID[0] {
+            let cur_x = GROUP[0].min(GRID[0] - x / GROUP[0] * GROUP[0]);
+            let flat = x % GROUP[0] + y % GROUP[1] * cur_x;
+            let at = ((x + y * GRID[0]) * 4) as usize;
+            want[at..at + 4].copy_from_slice(&[flat % 64, 1, 64, flat]);
+        }
+    }
+    for mcpu in TARGETS {
+        let got = words(&run_one_output(
+            "prm_2_6_wavesize",
+            "&wavesize",
+            "30,20",
+            "12,8",
+            mcpu,
+            want.len() * 4,
+        ));
+        assert_words(&format!("prm_2_6_wavesize on {mcpu}"), &got, &want);
     }
 }
