@@ -25,6 +25,7 @@ mod call;
 mod cfg;
 mod compare;
 mod convert;
+mod crosslane;
 mod dispatch;
 mod divide;
 mod float;
@@ -660,6 +661,10 @@ impl<'a> Cx<'a> {
             Code::InstAtomic(a) => self.lower_atomic(a, ops, &what),
             Code::InstSeg(s) if op == BrigOpcode::NULLPTR => self.lower_nullptr(s.segment, ops),
             Code::InstMemFence(f) => self.lower_memfence(f, &what),
+            Code::InstLane(_) if op == BrigOpcode::ACTIVELANEPERMUTE => {
+                self.lower_permute(type_, ops, &what)
+            }
+            Code::InstLane(_) => self.lower_crosslane(op, ops, &what),
             _ => Err(self.unsupported(what)),
         }
     }

@@ -8,7 +8,9 @@
 //! - `prm_10_7_scall` (PRM 10.7): gccbrig-11 crashes on `scall`;
 //! - `prm_11_1_dispatch` (PRM 11.1): gccbrig-11 crashes on `gridsize_u64`;
 //! - `prm_2_6_wavesize` (PRM 2.6, 11.4): lane ids and WAVESIZE, which
-//!   gccbrig (WAVESIZE 1) cannot give.
+//!   gccbrig (WAVESIZE 1) cannot give;
+//! - `prm_9_4_crosslane` (PRM 9.4): the cross-lane instructions, whose
+//!   results depend on the wavefront.
 
 use std::process::Command;
 
@@ -48,6 +50,22 @@ fn run_one_output(
     std::fs::read(&out).expect("no output buffer")
 }
 
+/// Runs `run_one_output` on every target and compares the words with
+/// `want` (the output buffer is as large as `want`).
+fn check_on_targets(stem: &str, kernel: &str, grid: &str, group: &str, want: &[u32]) {
+    for mcpu in TARGETS {
+        let got = words(&run_one_output(
+            stem,
+            kernel,
+            grid,
+            group,
+            mcpu,
+            want.len() * 4,
+        ));
+        assert_words(&format!("{stem} on {mcpu}"), &got, want);
+    }
+}
+
 /// The little-endian u32 words of `bytes`.
 fn words(bytes: &[u8]) -> Vec<u32> {
     bytes
@@ -76,17 +94,7 @@ fn prm_10_4_variadic_sums_its_array_argument() {
     let want: Vec<u32> = (0..64)
         .map(|id| (sum_of(id % 5) + full).to_bits())
         .collect();
-    for mcpu in TARGETS {
-        let got = words(&run_one_output(
-            "prm_10_4_variadic",
-            "&adder",
-            "64",
-            "64",
-            mcpu,
-            256,
-        ));
-        assert_words(&format!("prm_10_4_variadic on {mcpu}"), &got, &want);
-    }
+    check_on_targets("prm_10_4_variadic", "&adder", "64", "64", &want);
 }
 
 #[test]
@@ -95,19 +103,9 @@ fn prm_10_7_scall_selects_by_index() {
     // cvt_u32_f32(2.0 + 100.25), truncated: 102. The index is the
     // work-group id (64 work-items each) modulo 2.
     let want: Vec<u32> = (0..256u32)
-        .map(|id| if (id / 64) % 2 == 0 { 7 } else { 102 } + id)
+        .map(|id| if (id / 64).is_multiple_of(2) { 7 } else { 102 } + id)
         .collect();
-    for mcpu in TARGETS {
-        let got = words(&run_one_output(
-            "prm_10_7_scall",
-            "&k",
-            "256",
-            "64",
-            mcpu,
-            1024,
-        ));
-        assert_words(&format!("prm_10_7_scall on {mcpu}"), &got, &want);
-    }
+    check_on_targets("prm_10_7_scall", "&k", "256", "64", &want);
 }
 
 /// The 20 words `prm_11_1_dispatch` stores for the work-item at absolute
@@ -158,17 +156,13 @@ fn prm_11_1_dispatch_examples_give_the_packet_values() {
             }
         }
     }
-    for mcpu in TARGETS {
-        let got = words(&run_one_output(
-            "prm_11_1_dispatch",
-            "&dispatch_examples",
-            "20,6,3",
-            "8,4,2",
-            mcpu,
-            360 * 80,
-        ));
-        assert_words(&format!("prm_11_1_dispatch on {mcpu}"), &got, &want);
-    }
+    check_on_targets(
+        "prm_11_1_dispatch",
+        "&dispatch_examples",
+        "20,6,3",
+        "8,4,2",
+        &want,
+    );
 }
 
 #[test]
@@ -186,15 +180,63 @@ fn prm_2_6_lanes_and_waves_follow_the_flattened_id() {
             want[at..at + 4].copy_from_slice(&[flat % 64, 1, 64, flat]);
         }
     }
-    for mcpu in TARGETS {
-        let got = words(&run_one_output(
-            "prm_2_6_wavesize",
-            "&wavesize",
-            "30,20",
-            "12,8",
-            mcpu,
-            want.len() * 4,
-        ));
-        assert_words(&format!("prm_2_6_wavesize on {mcpu}"), &got, &want);
+    check_on_targets("prm_2_6_wavesize", "&wavesize", "30,20", "12,8", &want);
+}
+
+/// The 12 words `prm_9_4_crosslane` stores for each work-item of a grid of
+/// 230 in work-groups of 100, from the PRM 9.4 pseudocode: a work-item
+/// `a` is active when `a % 3 != 0`; lanes are the flat ids modulo 64 in
+/// each work-group (so the second wave of a work-group has 36 lanes, or
+/// fewer in the partial last work-group).
+fn crosslane_reference() -> Vec<u32> {
+    const GRID: u32 = 230;
+    const GROUP: u32 = 100;
+    let active = |a: u32| a < GRID && !a.is_multiple_of(3);
+    let c0 = |a: u32| a % 5 < 2;
+    let src64 = |a: u32| (u64::from(a) << 32) | u64::from(!a);
+    let mut out = vec![0u32; (GRID * 12) as usize];
+    for a in (0..GRID).filter(|&a| active(a)) {
+        let (group, local) = (a / GROUP, a % GROUP);
+        let wave_start = group * GROUP + local / 64 * 64;
+        let wave_end = (group + 1) * GROUP;
+        // The work-item in lane `l` of this wave, if it exists and is active.
+        let at = |l: u32| Some(wave_start + l % 64).filter(|&b| b < wave_end && active(b));
+        let lane = local % 64;
+        let lanes = || (0..64).filter_map(at);
+        let mask = lanes()
+            .filter(|&b| c0(b))
+            .fold(0u64, |m, b| m | 1 << (b - wave_start));
+        let permute = |l: u32, use_identity: bool, identity: u64, src: &dyn Fn(u32) -> u64| {
+            at(l).filter(|_| !use_identity).map_or(identity, src)
+        };
+        let p32 = permute(lane + 69, a.is_multiple_of(7), 0xdead, &|b| {
+            u64::from(b * 3 + 1)
+        });
+        let p64 = permute(63 - lane, false, 0x1234, &|b| src64(b));
+        let p1 = permute(lane ^ 1, false, 1, &|b| u64::from(c0(b)));
+        let ex1 = permute(a * 5, a.is_multiple_of(4), 0xabc, &|b| u64::from(b * 5));
+        let ex2 = permute(0, false, 0, &|b| src64(b));
+        let record = [
+            lanes().filter(|&b| c0(b)).count() as u32,
+            lanes().filter(|&b| b < a).count() as u32,
+            mask as u32,
+            (mask >> 32) as u32,
+            0,
+            p32 as u32,
+            p64 as u32,
+            (p64 >> 32) as u32,
+            p1 as u32,
+            ex1 as u32,
+            ex2 as u32,
+            (ex2 >> 32) as u32,
+        ];
+        out[(a * 12) as usize..(a * 12 + 12) as usize].copy_from_slice(&record);
     }
+    out
+}
+
+#[test]
+fn prm_9_4_cross_lane_instructions_follow_the_pseudocode() {
+    let want = crosslane_reference();
+    check_on_targets("prm_9_4_crosslane", "&crosslane", "230", "100", &want);
 }
