@@ -24,6 +24,17 @@ pub const WAIT_LGKM: i64 = 0xc07f;
 /// `s_waitcnt vmcnt(0) lgkmcnt(0)`.
 pub const WAIT_ALL: i64 = 0x0070;
 
+/// Which counters (`vmcnt`, `lgkmcnt`) a load of `family` increments:
+/// FLAT may reach LDS as well as memory, so it counts on both.
+fn counters(family: Family) -> (bool, bool) {
+    match family {
+        Family::Global | Family::Scratch => (true, false),
+        Family::Flat => (true, true),
+        Family::Smem | Family::Ds => (false, true),
+        _ => (false, false),
+    }
+}
+
 /// A physical instruction with its branch target (machine block index).
 struct PInst {
     inst: Inst,
@@ -123,16 +134,14 @@ pub fn emit(
             }
             let mut inst = Inst::new(mi.def, target, ops);
             inst.mods = mi.mods.clone();
-            let is_load = match mi.def.family {
-                Family::Smem | Family::Ds => Some(false),
-                Family::Global | Family::Flat => Some(true),
-                _ => None,
-            };
-            if let Some(vmem) = is_load {
-                for (i, o) in inst.operands.iter().enumerate() {
-                    if mi.is_def(i) {
-                        let set = if vmem { &mut vm } else { &mut lgkm };
-                        set.extend(regs_of(o));
+            let (counts_vm, counts_lgkm) = counters(mi.def.family);
+            for (i, o) in inst.operands.iter().enumerate() {
+                if (counts_vm || counts_lgkm) && mi.is_def(i) {
+                    if counts_vm {
+                        vm.extend(regs_of(o));
+                    }
+                    if counts_lgkm {
+                        lgkm.extend(regs_of(o));
                     }
                 }
             }

@@ -252,6 +252,22 @@ pub struct Function {
     pub live_in_sgprs: Vec<u16>,
     /// Physical VGPRs holding inputs at wave start.
     pub live_in_vgprs: Vec<u16>,
+    /// Bytes of private (scratch) memory per work-item the function's
+    /// own variables take; a register spiller appends its slots after them.
+    pub private_size: u32,
+    /// Where the scratch inputs arrive, when the kernel uses scratch.
+    pub scratch: Option<ScratchInputs>,
+}
+
+/// The ABI inputs that locate a wave's scratch memory (GFX9 without
+/// architected flat scratch: AMDGPUUsage "Flat Scratch").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScratchInputs {
+    /// First of the two user SGPRs holding `flat_scratch_init` (the
+    /// dispatch's scratch base).
+    pub flat_scratch_init: u16,
+    /// The system SGPR holding the wave's private segment byte offset.
+    pub wave_offset: u16,
 }
 
 impl Function {
@@ -264,6 +280,8 @@ impl Function {
             blocks: Vec::new(),
             live_in_sgprs: Vec::new(),
             live_in_vgprs: Vec::new(),
+            private_size: 0,
+            scratch: None,
         }
     }
 

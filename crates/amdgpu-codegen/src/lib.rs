@@ -22,7 +22,7 @@ pub mod ir;
 pub mod regalloc;
 
 pub use amdgpu_isa::gfx9::Target;
-pub use ir::{Block, Function, MInst, Opnd, RegClass, Terminator, VReg, VRegInfo};
+pub use ir::{Block, Function, MInst, Opnd, RegClass, ScratchInputs, Terminator, VReg, VRegInfo};
 
 /// A code generation error; each names the function or instruction.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -75,10 +75,15 @@ pub struct Compiled {
     pub next_free_vgpr: u16,
     /// Number of instructions.
     pub instructions: usize,
+    /// Private (scratch) bytes per work-item: the descriptor's
+    /// `private_segment_fixed_size`.
+    pub private_size: u32,
 }
 
 /// Compiles `f` for `target`.
 pub fn compile(mut f: Function, target: Target) -> Result<Compiled> {
+    init_flat_scratch(&mut f, target)?;
+    let private_size = f.private_size;
     let blocks = exec::lower(&mut f, target)?;
     let alloc = regalloc::allocate(&f, &blocks, target)?;
     let out = emit::emit(&f, &blocks, &alloc, target)?;
@@ -88,7 +93,44 @@ pub fn compile(mut f: Function, target: Target) -> Result<Compiled> {
         next_free_sgpr: alloc.next_free_sgpr,
         next_free_vgpr: alloc.next_free_vgpr,
         instructions: out.instructions,
+        private_size,
     })
+}
+
+/// `FLAT_SCRATCH_LO/HI` (SGPR codes 102 and 103 on GFX9).
+const FLAT_SCRATCH: u16 = 102;
+
+/// Points `FLAT_SCRATCH` at the wave's scratch memory before anything
+/// else runs (AMDGPUUsage, GFX9: `flat_scratch_init` plus the wave's
+/// private segment offset), so that `scratch_*` and flat private accesses
+/// work.
+fn init_flat_scratch(f: &mut Function, target: Target) -> Result<()> {
+    let Some(s) = f.scratch else {
+        return Ok(());
+    };
+    let init = s.flat_scratch_init;
+    let setup = [
+        MInst::new(
+            "s_add_u32",
+            target,
+            vec![
+                Opnd::sgpr(FLAT_SCRATCH, 1),
+                Opnd::sgpr(init, 1),
+                Opnd::sgpr(s.wave_offset, 1),
+            ],
+        )?,
+        MInst::new(
+            "s_addc_u32",
+            target,
+            vec![
+                Opnd::sgpr(FLAT_SCRATCH + 1, 1),
+                Opnd::sgpr(init + 1, 1),
+                Opnd::constant(0),
+            ],
+        )?,
+    ];
+    f.prologue.splice(0..0, setup);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -258,7 +258,7 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
             max_num_workgroups_y: None,
             max_num_workgroups_z: None,
             name: k.name.clone(),
-            private_segment_fixed_size: 0,
+            private_segment_fixed_size: u64::from(k.compiled.private_size),
             reqd_workgroup_size: None,
             sgpr_count: u64::from(k.compiled.next_free_sgpr) + extra,
             sgpr_spill_count: Some(0),
@@ -337,12 +337,21 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
 /// The `.amdhsa_` directives of a kernel (name without prefix, value).
 fn directives(k: &lower::LoweredKernel, opts: &Options, full: bool) -> Vec<(&'static str, u64)> {
     let u = &k.uses;
+    let scratch = k.compiled.private_size > 0;
     let mut d = vec![
         ("group_segment_fixed_size", u64::from(k.group_size)),
-        ("private_segment_fixed_size", 0),
+        (
+            "private_segment_fixed_size",
+            u64::from(k.compiled.private_size),
+        ),
         ("kernarg_size", u64::from(k.kernarg_size)),
         ("user_sgpr_dispatch_ptr", u64::from(u.dispatch_ptr)),
         ("user_sgpr_kernarg_segment_ptr", u64::from(u.kernarg_ptr)),
+        ("user_sgpr_flat_scratch_init", u64::from(scratch)),
+        (
+            "system_sgpr_private_segment_wavefront_offset",
+            u64::from(scratch),
+        ),
         ("system_sgpr_workgroup_id_x", 1),
         (
             "system_sgpr_workgroup_id_y",

@@ -25,8 +25,11 @@ mod convert;
 mod dispatch;
 mod divide;
 mod float;
+mod globals;
 mod int;
+mod ldst;
 mod memory;
+mod private;
 
 /// One explicit kernel argument.
 #[derive(Debug, Clone)]
@@ -130,6 +133,8 @@ struct Cx<'a> {
     kernargs: HashMap<u32, u32>,
     /// Group variable directive (definitions and declarations) → LDS address.
     group: HashMap<u32, u32>,
+    /// Private and spill variable directive → private segment address.
+    private: HashMap<u32, u32>,
     kernarg_ptr: Option<VReg>,
     dispatch_ptr: Option<VReg>,
     wgid: [Option<VReg>; 3],
@@ -183,7 +188,15 @@ pub(crate) fn lower_kernel(
         off += size;
     }
     let kernarg_size = off;
-    let (group, group_size) = memory::group_layout(m, module_syms, cb, loc)?;
+    let (group, group_size) =
+        memory::segment_layout(m, module_syms, cb, loc, &[BrigSegment::GROUP])?;
+    let (private, private_size) = memory::segment_layout(
+        m,
+        module_syms,
+        cb,
+        loc,
+        &[BrigSegment::PRIVATE, BrigSegment::SPILL],
+    )?;
 
     // Pre-scan: which ABI inputs the kernel reads.
     let uses = dispatch::scan_uses(m, cb)?;
@@ -208,6 +221,11 @@ pub(crate) fn lower_kernel(
         ),
         ("next_free_vgpr", 4),
         ("next_free_sgpr", 8),
+        ("user_sgpr_flat_scratch_init", u64::from(private_size > 0)),
+        (
+            "system_sgpr_private_segment_wavefront_offset",
+            u64::from(private_size > 0),
+        ),
     ];
     for (n, v) in pre {
         kd.set(n, v, &opts.target)
@@ -230,6 +248,7 @@ pub(crate) fn lower_kernel(
         regs: HashMap::new(),
         kernargs,
         group,
+        private,
         kernarg_ptr: None,
         dispatch_ptr: None,
         wgid: [None; 3],
@@ -239,6 +258,7 @@ pub(crate) fn lower_kernel(
         name: name.clone(),
     };
     cx.prologue(&layout)?;
+    cx.scratch_setup(&layout, private_size)?;
 
     // Blocks.
     let mut label_block = HashMap::new();
@@ -439,7 +459,8 @@ impl Cx<'_> {
         let width = match kind {
             BrigRegisterKind::CONTROL | BrigRegisterKind::SINGLE => 1,
             BrigRegisterKind::DOUBLE => 2,
-            _ => return Err(self.unsupported("128-bit ($q) registers".into())),
+            BrigRegisterKind::QUAD => 4,
+            _ => return Err(self.unsupported("this register kind".into())),
         };
         let key = (kind.raw(), num);
         if let Some(&v) = self.regs.get(&key) {
@@ -553,20 +574,17 @@ impl Cx<'_> {
             }
             Code::InstCmp(c) => self.lower_cmp(c, ops, &what),
             Code::InstCvt(c) => self.lower_cvt(c, ops, &what),
-            Code::InstMem(mem) if mem.segment == BrigSegment::GROUP => match op {
-                BrigOpcode::LD => self.lower_ld_group(mem, ops, &what),
-                BrigOpcode::ST => self.lower_st_group(mem, ops, &what),
-                _ => Err(self.unsupported(what)),
-            },
             Code::InstMem(mem) => match op {
-                BrigOpcode::LD => self.lower_ld(mem, ops, &what),
-                BrigOpcode::ST => self.lower_st(mem, ops, &what),
+                BrigOpcode::LD => self.lower_ldst(mem, ops, false, &what),
+                BrigOpcode::ST => self.lower_ldst(mem, ops, true, &what),
                 _ => Err(self.unsupported(what)),
             },
             Code::InstAddr(a) if op == BrigOpcode::LDA => self.lower_lda(a, ops, &what),
             Code::InstBr(_) if op == BrigOpcode::BARRIER => self.lower_barrier(),
             Code::InstBr(_) if op == BrigOpcode::WAVEBARRIER => Ok(()),
             Code::InstAtomic(a) => self.lower_atomic(a, ops, &what),
+            Code::InstSegCvt(c) => self.lower_segcvt(c, ops, &what),
+            Code::InstSeg(i) if op == BrigOpcode::NULLPTR => self.lower_nullptr(i, ops),
             Code::InstMemFence(f) => self.lower_memfence(f, &what),
             _ => Err(self.unsupported(what)),
         }
