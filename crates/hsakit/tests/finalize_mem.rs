@@ -238,3 +238,133 @@ fn global_loads_and_stores() {
         out.wr(12284, 4, 64);
     });
 }
+
+#[test]
+fn private_and_spill_variables() {
+    check("private_basic.hsail", |b| {
+        let (input, out) = (b[0].clone(), &mut b[1]);
+        for i in 0..128u64 {
+            let a = input.rd(8 * i as usize, 4);
+            let bb = input.rd(8 * i as usize + 4, 4);
+            let arr = |k: u64| (a + k * bb) & 0xffff_ffff;
+            let mut bytes = [0u8; 12];
+            bytes.wr(1, 4, a);
+            bytes.wr(5, 2, bb);
+            bytes.wr(7, 1, i);
+            bytes.wr(8, 4, bb);
+            let words = [
+                arr(15 - i % 16),
+                arr(i % 7),
+                arr(15),
+                bytes.rd(3, 4),
+                sext32(bytes.rd(4, 2), 16),
+                sext32(bytes.rd(2, 1), 8),
+                bytes.rd(9, 2),
+                bb,
+            ];
+            let o = 64 * i as usize;
+            for (k, &w) in words.iter().enumerate() {
+                out.wr(o + 4 * k, 4, w);
+            }
+            out.wr(o + 32, 8, a | bb << 32);
+            out.wr(o + 40, 4, i);
+            out.wr(o + 44, 4, arr(15 - i % 16));
+        }
+    });
+}
+
+#[test]
+fn group_loads_and_stores() {
+    check("mem_group.hsail", |b| {
+        let (input, out) = (b[0].clone(), &mut b[1]);
+        for wg in 0..2usize {
+            let item = |l: usize| &input[16 * (128 * wg + l)..16 * (128 * wg + l + 1)];
+            let mut g = vec![0u8; 2048];
+            for l in 0..128 {
+                let v = item(l);
+                g.wr(16 * l, 1, v.rd(12, 1));
+                g.wr(16 * l + 1, 4, v.rd(0, 4));
+                g.wr(16 * l + 5, 8, v.rd(5, 8));
+                g.wr(16 * l + 13, 2, v.rd(4, 2));
+                g.wr(16 * l + 15, 1, v.rd(8, 1));
+            }
+            let w = (128 * wg + 5) as u64 + item(5).rd(4, 4);
+            for l in 0..128 {
+                let p = l ^ 65;
+                let o = 48 * (128 * wg + l);
+                let r = 16 * p;
+                out.wr(o, 4, g.rd(r + 1, 4));
+                out.wr(o + 4, 4, sext32(g.rd(r + 13, 2), 16));
+                out.wr(o + 8, 4, sext32(g.rd(r + 15, 1), 8));
+                out.wr(o + 12, 4, g.rd(r, 1));
+                out.wr(o + 16, 8, g.rd(r + 5, 8));
+                out.wr(o + 24, 2, g.rd(r + 3, 2));
+                out.wr(o + 26, 2, g.rd(r + 5, 2));
+                out.wr(o + 28, 4, w & 0xffff_ffff);
+                out[o + 32..o + 48].copy_from_slice(item(p));
+            }
+        }
+    });
+}
+
+#[test]
+fn kernarg_loads_at_any_offset() {
+    check("mem_kernarg.hsail", |b| {
+        // The kernarg segment: %out at 0, %a at 8, %b at 16, %c at 24.
+        let mut k = [0u8; 28];
+        k.wr(8, 4, 2_864_434_397);
+        k.wr(16, 8, 1_311_768_467_463_790_320);
+        k.wr(24, 4, (-98765i32) as u32 as u64);
+        let out = &mut b[0];
+        let words = [
+            k.rd(9, 1),
+            sext32(k.rd(11, 1), 8),
+            k.rd(9, 2),
+            sext32(k.rd(10, 2), 16),
+            k.rd(18, 4),
+            k.rd(17, 4),
+            k.rd(24, 4),
+            sext32(k.rd(27, 1), 8),
+        ];
+        for (i, &w) in words.iter().enumerate() {
+            out.wr(4 * i, 4, w);
+        }
+        out.wr(32, 8, k.rd(16, 8));
+        let more = [
+            k.rd(16, 4),
+            k.rd(20, 4),
+            k.rd(23, 2),
+            k.rd(20, 4),
+            k.rd(19, 2),
+        ];
+        for (i, &w) in more.iter().enumerate() {
+            out.wr(40 + 4 * i, 4, w);
+        }
+    });
+}
+
+#[test]
+fn flat_addresses_of_every_segment() {
+    check("mem_flat.hsail", |b| {
+        let (input, out) = (b[0].clone(), &mut b[1]);
+        let s3 = |i: usize| input.rd(16 * i + 1, 2);
+        for i in 0..128usize {
+            let s4 = input.rd(16 * i + 3, 2);
+            let s5 = sext32(input.rd(16 * i + 7, 1), 8);
+            let o = 64 * i;
+            for (k, w) in [s3(i), s4, s5, s3(i ^ 1), 0, s5, s4, s4]
+                .into_iter()
+                .enumerate()
+            {
+                out.wr(o + 4 * k, 4, w);
+            }
+            // segmentp: pointer k in segment s; a null pointer is in all.
+            for k in 0..4 {
+                for s in 0..3 {
+                    out[o + 32 + 3 * k + s] = u8::from(k == s || k == 3);
+                }
+            }
+            out.wr(o + 48, 8, input.rd(16 * i + 8, 8));
+        }
+    });
+}

@@ -171,16 +171,29 @@ impl Cx<'_> {
                 return Err(self.unsupported(format!("{what}: a 64-bit segment address")));
             }
         };
-        if matches!(mem, Mem::Vmem { .. }) && base.is_none() {
-            // An absolute 64-bit address.
-            let v = self.val64(Src::Const(off as u64))?;
-            return Ok(Addr {
-                mem,
-                base: Some(v),
-                off: 0,
-            });
+        match (mem, base) {
+            (Mem::Vmem { .. }, None) => {
+                // An absolute 64-bit address.
+                let v = self.val64(Src::Const(off as u64))?;
+                Ok(Addr {
+                    mem,
+                    base: Some(v),
+                    off: 0,
+                })
+            }
+            (Mem::Lds | Mem::Scratch, None) => {
+                // A zero base register; the offset goes in the immediate
+                // fields of every access.
+                let v = self.vtemp(1);
+                self.emit("v_mov_b32", vec![r(v), Opnd::constant(0)])?;
+                Ok(Addr {
+                    mem,
+                    base: Some(v),
+                    off,
+                })
+            }
+            _ => Ok(Addr { mem, base, off }),
         }
-        Ok(Addr { mem, base, off })
     }
 
     /// Register and immediate offset for the bytes at `a.off + extra`:
@@ -212,11 +225,7 @@ impl Cx<'_> {
                 self.emit("v_add_u32_e64", vec![r(t), r(b), k])?;
                 Ok((t, 0))
             }
-            (_, None) => {
-                let t = self.vtemp(1);
-                self.emit("v_mov_b32", vec![r(t), Opnd::constant(off as u32)])?;
-                Ok((t, 0))
-            }
+            (_, None) => Err(self.unsupported("an access without an address".into())),
         }
     }
 
