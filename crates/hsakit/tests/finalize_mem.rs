@@ -368,3 +368,156 @@ fn flat_addresses_of_every_segment() {
         }
     });
 }
+
+/// `n` applications of HSAIL `wrapinc` (`dec == false`) or `wrapdec`
+/// with limit `l` to `x`.
+fn wrap(mut x: u64, l: u64, n: usize, dec: bool) -> u64 {
+    for _ in 0..n {
+        x = match dec {
+            false if x >= l => 0,
+            false => x + 1,
+            true if x == 0 || x > l => l,
+            true => x - 1,
+        };
+    }
+    x
+}
+
+/// The eleven 32-bit counters at `c[0..44]` after work-items `0..n`
+/// applied add, sub, and, or, xor, min/max (s32, u32), wrapinc and wrapdec
+/// as the atomic kernels do.
+fn counters32(c: &mut [u8], n: u64) {
+    let u = |v: u64| v & 0xffff_ffff;
+    let s = |v: u64| v as u32 as i32 as i64;
+    let sum: u64 = (0..n).sum();
+    let x = (0..n).fold(0, |a, i| a ^ u(i * 2_654_435_761));
+    let top = 3 * (n - 1);
+    let ops: [&dyn Fn(u64) -> u64; 11] = [
+        &|v| u(v + sum),
+        &|v| u(v.wrapping_sub(sum)),
+        &|v| v & 0xff80_0000,
+        &|v| v | 0x1fff_ffff,
+        &|v| v ^ x,
+        &|v| u(s(v).min(-100) as u64),
+        &|v| u(s(v).max(n as i64 - 101) as u64),
+        &|_| 0,
+        &|v| v.max(top),
+        &|v| wrap(v, 100, n as usize, false),
+        &|v| wrap(v, 1000, n as usize, true),
+    ];
+    for (k, f) in ops.iter().enumerate() {
+        let v = f(c.rd(4 * k, 4));
+        c.wr(4 * k, 4, v);
+    }
+}
+
+/// `i << 35 | i`, the 64-bit operand of work-item `i`.
+fn d3(i: u64) -> u64 {
+    i << 35 | i
+}
+
+/// The eleven 64-bit counters at `c[0..88]`, as [`counters32`].
+fn counters64(c: &mut [u8], n: u64) {
+    let sum = (0..n).fold(0u64, |a, i| a.wrapping_add(d3(i)));
+    let x = (0..n).fold(0, |a, i| a ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let k = 4_294_967_297i64;
+    let ops: [&dyn Fn(u64) -> u64; 11] = [
+        &|v| v.wrapping_add(sum),
+        &|v| v.wrapping_sub(sum),
+        &|v| (v as i64).min(-100 * k) as u64,
+        &|v| (v as i64).max((n as i64 - 101) * k) as u64,
+        &|_| 0,
+        &|v| v.max(d3(n - 1)),
+        &|v| v | ((1 << 61) - 1),
+        &|v| v & !((1 << 61) - 1),
+        &|v| v ^ x,
+        &|v| wrap(v, 77, n as usize, false),
+        &|v| wrap(v, 5_000_000_000, n as usize, true),
+    ];
+    for (i, f) in ops.iter().enumerate() {
+        let v = f(c.rd(8 * i, 8));
+        c.wr(8 * i, 8, v);
+    }
+}
+
+/// Bitmaps of `bits` set bits each, `stride` bytes apart, from `at`.
+fn bitmaps(z: &mut [u8], at: usize, count: usize, stride: usize, bits: usize) {
+    for b in 0..count {
+        for i in 0..bits {
+            z[at + b * stride + i / 8] |= 1 << (i % 8);
+        }
+    }
+}
+
+#[test]
+fn global_atomics() {
+    check("atomic_global.hsail", |b| {
+        let n = 256u64;
+        let c = &mut b[0];
+        counters32(c, n);
+        let v = c.rd(44, 4) + 3 * n;
+        c.wr(44, 4, v & 0xffff_ffff);
+        counters64(&mut c[48..], n);
+        let v = c.rd(136, 8).max(d3(n - 1));
+        c.wr(136, 8, v);
+
+        let z = &mut b[1];
+        for (at, v) in [
+            (0, n),
+            (4, n),
+            (16, (n as u32).wrapping_neg().into()),
+            (20, n),
+            (24, n),
+        ] {
+            z.wr(at, 4, v);
+        }
+        z.wr(8, 8, n);
+        z.wr(32, 8, n * 4_294_967_297);
+        bitmaps(z, 1024, 7, 32, 256);
+        bitmaps(z, 1248, 2, 48, 257);
+        for i in 0..n {
+            let at = 2048 + 8 * i as usize;
+            z.wr(at, 4, 7 * i);
+            z.wr(at + 4, 4, 7 * i + 1);
+            z.wr(2048 + at, 8, (7 * i + 1) << 32);
+        }
+    });
+}
+
+#[test]
+fn group_atomics() {
+    check("atomic_group.hsail", |b| {
+        let n = 128u64;
+        let input = b[0].clone();
+        let out = &mut b[1];
+        for wg in 0..2 {
+            let o = &mut out[1024 * wg..];
+            let init = &input[256 * wg..];
+            o[..48].copy_from_slice(&init[..48]);
+            counters32(o, n);
+            for (k, v) in [
+                (11, 4660),
+                (12, n),
+                (13, n),
+                (14, u64::from((n as u32).wrapping_neg())),
+                (15, n),
+                (17, n),
+            ] {
+                o.wr(4 * k, 4, v);
+            }
+            let g64 = &mut o[96..];
+            g64[..96].copy_from_slice(&init[80..176]);
+            counters64(g64, n);
+            for (k, v) in [
+                (11, 0x0123_4567_89ab_cdef),
+                (12, d3(n - 1)),
+                (13, n),
+                (15, n),
+            ] {
+                g64.wr(8 * k, 8, v);
+            }
+            bitmaps(o, 224, 7, 32, 128);
+            bitmaps(o, 224 + 256, 2, 32, 129);
+        }
+    });
+}

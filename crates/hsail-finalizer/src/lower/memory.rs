@@ -319,10 +319,10 @@ fn atomic_mnemonic(
     } else {
         "global"
     };
-    let x2 = if wide { "_x2" } else { "" };
+    let (x2, dwordx2) = if wide { ("_x2", "x2") } else { ("", "") };
     let name = match op {
-        A::LD => return Some(format!("{prefix}_load_dword{x2}")),
-        A::ST => return Some(format!("{prefix}_store_dword{x2}")),
+        A::LD => return Some(format!("{prefix}_load_dword{dwordx2}")),
+        A::ST => return Some(format!("{prefix}_store_dword{dwordx2}")),
         A::ADD => "add",
         A::SUB => "sub",
         A::AND => "and",
