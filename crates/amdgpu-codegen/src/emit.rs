@@ -39,6 +39,24 @@ fn counters(family: Family) -> (bool, bool) {
 struct PInst {
     inst: Inst,
     label: Option<usize>,
+    pc_rel: Option<u32>,
+}
+
+/// The literal an instruction with a PC-relative operand is emitted with
+/// until [`crate::Compiled::relocate`] replaces it.
+pub const PC_REL_PLACEHOLDER: u32 = 0x5eed_5eed;
+
+/// A PC-relative literal in emitted code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PcRel {
+    /// Byte offset of the instruction in the code.
+    pub inst_at: usize,
+    /// Byte offset of its 32-bit literal in the code.
+    pub literal_at: usize,
+    /// Byte offset of the literal's text in the assembly.
+    pub asm_at: usize,
+    /// Target: a byte offset in the data segment.
+    pub target: u32,
 }
 
 /// Emitted machine code.
@@ -51,6 +69,8 @@ pub struct Emitted {
     pub asm: String,
     /// Instructions emitted.
     pub instructions: usize,
+    /// PC-relative literals to fill in.
+    pub pc_rel: Vec<PcRel>,
 }
 
 fn phys_operand(f: &Function, alloc: &Allocation, o: &Opnd) -> Operand {
@@ -93,6 +113,7 @@ pub fn emit(
     let wait = |v: i64| PInst {
         inst: Inst::new(waitcnt, target, vec![Operand::Imm(v)]),
         label: None,
+        pc_rel: None,
     };
     let mut out: Vec<Vec<PInst>> = Vec::with_capacity(blocks.len());
     for b in blocks {
@@ -145,7 +166,11 @@ pub fn emit(
                     }
                 }
             }
-            pb.push(PInst { inst, label });
+            pb.push(PInst {
+                inst,
+                label,
+                pc_rel: mi.pc_rel,
+            });
         }
         match (!vm.is_empty(), !lgkm.is_empty()) {
             (true, true) => pb.push(wait(WAIT_ALL)),
@@ -189,6 +214,7 @@ pub fn emit(
     let mut code = Vec::with_capacity(pc);
     let mut asm = String::new();
     let mut count = 0;
+    let mut pc_rel = Vec::new();
     for (bi, pb) in out.iter_mut().enumerate() {
         if labelled[bi] {
             asm.push_str(&label_name(bi));
@@ -208,7 +234,23 @@ pub fn emit(
                 asm.push_str(&format!("\t{} {}\n", p.inst.def.name, label_name(t)));
             } else {
                 asm.push('\t');
-                asm.push_str(&print(&p.inst));
+                let line = print(&p.inst);
+                if let Some(t) = p.pc_rel {
+                    let text = format!("{PC_REL_PLACEHOLDER:#x}");
+                    let Some(i) = line.find(&text) else {
+                        return Err(Error::Encode {
+                            inst: line,
+                            message: "a PC-relative operand needs a literal".into(),
+                        });
+                    };
+                    pc_rel.push(PcRel {
+                        inst_at: at,
+                        literal_at: at + sizes[bi][ii] - 4,
+                        asm_at: asm.len() + i,
+                        target: t,
+                    });
+                }
+                asm.push_str(&line);
                 asm.push('\n');
             }
             let bytes = encode(&p.inst, target).map_err(|e| Error::Encode {
@@ -224,5 +266,6 @@ pub fn emit(
         code,
         asm,
         instructions: count,
+        pc_rel,
     })
 }

@@ -170,6 +170,11 @@ pub struct MInst {
     pub ops: Vec<Opnd>,
     /// Modifiers (offsets, cache bits, …).
     pub mods: Modifiers,
+    /// A PC-relative literal: the instruction (an `s_add_u32` right after
+    /// an `s_getpc_b64`) takes, as its literal, the distance from its own
+    /// address to byte `target` of the data segment, filled in by
+    /// [`crate::Compiled::relocate`] once the code object is laid out.
+    pub pc_rel: Option<u32>,
 }
 
 impl MInst {
@@ -183,6 +188,7 @@ impl MInst {
             def,
             ops,
             mods: Modifiers::defaults_for(def),
+            pc_rel: None,
         })
     }
 

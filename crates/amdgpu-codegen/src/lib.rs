@@ -78,6 +78,26 @@ pub struct Compiled {
     /// Private (scratch) bytes per work-item: the descriptor's
     /// `private_segment_fixed_size`.
     pub private_size: u32,
+    /// PC-relative literals [`Compiled::relocate`] fills in.
+    pub pc_rel: Vec<emit::PcRel>,
+}
+
+impl Compiled {
+    /// Fills in the PC-relative literals once the code sits at address
+    /// `code_va` and the data segment at `data_va`, in the code and in the
+    /// assembly text (hex literals of the same width, so `asm_at` offsets
+    /// stay valid).
+    pub fn relocate(&mut self, code_va: u64, data_va: u64) {
+        let placeholder = format!("{:#x}", emit::PC_REL_PLACEHOLDER);
+        for r in &self.pc_rel {
+            let pc = code_va + r.inst_at as u64;
+            let v = (data_va + u64::from(r.target)).wrapping_sub(pc) as u32;
+            self.code[r.literal_at..r.literal_at + 4].copy_from_slice(&v.to_le_bytes());
+            let text = format!("{v:#010x}");
+            self.asm
+                .replace_range(r.asm_at..r.asm_at + placeholder.len(), &text);
+        }
+    }
 }
 
 /// Compiles `f` for `target`.
@@ -94,6 +114,7 @@ pub fn compile(mut f: Function, target: Target) -> Result<Compiled> {
         next_free_vgpr: alloc.next_free_vgpr,
         instructions: out.instructions,
         private_size,
+        pc_rel: out.pc_rel,
     })
 }
 

@@ -192,6 +192,7 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
     }
     let full = info.profile == BrigProfile::FULL;
 
+    let data = lower::module_data(&module, &info, loc)?;
     let mut kernels = Vec::new();
     for cb in &info.code_blocks {
         if cb.kind != hsail::validate::SymbolKind::Kernel {
@@ -203,6 +204,7 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
         kernels.push(lower::lower_kernel(
             &module,
             &info.symbols,
+            &data,
             cb,
             loc,
             opts,
@@ -280,21 +282,21 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
         version: Metadata::version_for(opts.code_object_version),
     };
 
-    let inputs: Vec<KernelInput<'_>> = kernels
-        .iter()
-        .zip(&descriptors)
-        .map(|(k, d)| KernelInput {
-            name: &k.name,
-            code: &k.compiled.code,
-            descriptor: *d,
-        })
-        .collect();
     let mut wo = WriteOptions::new(opts.target.clone(), opts.code_object_version);
     wo.metadata = Some(metadata.clone());
     wo.kd_visibility = vec![amdgpu_object::elf::STV_DEFAULT; kernels.len()];
-    let code_object = write_code_object(&inputs, &wo).map_err(|e| Error::Object {
-        message: e.to_string(),
-    })?;
+    wo.data = data.bytes.clone();
+    wo.data_align = u64::from(data.align);
+    let mut code_object = write(&kernels, &descriptors, &wo)?;
+    if !data.bytes.is_empty() {
+        // Now that the layout is known, fill in the PC-relative addresses
+        // of the variables (same sizes, same layout) and write again.
+        let (code_vas, data_va) = layout(&code_object, &kernels)?;
+        for (k, va) in kernels.iter_mut().zip(code_vas) {
+            k.compiled.relocate(va, data_va);
+        }
+        code_object = write(&kernels, &descriptors, &wo)?;
+    }
 
     // The same as assembly.
     let mut asm = String::new();
@@ -323,6 +325,16 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
         }
         asm.push_str(".end_amdhsa_kernel\n");
     }
+    if !data.bytes.is_empty() {
+        asm.push_str(&format!(
+            ".data\n.p2align {}\n",
+            data.align.trailing_zeros()
+        ));
+        for line in data.bytes.chunks(16) {
+            let bytes: Vec<String> = line.iter().map(|b| b.to_string()).collect();
+            asm.push_str(&format!("\t.byte {}\n", bytes.join(", ")));
+        }
+    }
     asm.push_str(".amdgpu_metadata\n");
     asm.push_str(&metadata.to_yaml());
     asm.push_str(".end_amdgpu_metadata\n");
@@ -332,6 +344,49 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
         asm,
         kernels: kernels.iter().map(|k| k.name.clone()).collect(),
     })
+}
+
+/// Writes the code object of `kernels`.
+fn write(
+    kernels: &[lower::LoweredKernel],
+    descriptors: &[amdgpu_object::kd::kernel_descriptor_t],
+    wo: &WriteOptions,
+) -> Result<Vec<u8>> {
+    let inputs: Vec<KernelInput<'_>> = kernels
+        .iter()
+        .zip(descriptors)
+        .map(|(k, d)| KernelInput {
+            name: &k.name,
+            code: &k.compiled.code,
+            descriptor: *d,
+        })
+        .collect();
+    write_code_object(&inputs, wo).map_err(|e| Error::Object {
+        message: e.to_string(),
+    })
+}
+
+/// Where a written code object put each kernel's code and `.data`.
+fn layout(co: &[u8], kernels: &[lower::LoweredKernel]) -> Result<(Vec<u64>, u64)> {
+    let object_err = |message: String| Error::Object { message };
+    let parsed =
+        amdgpu_object::read::CodeObject::parse(co).map_err(|e| object_err(e.to_string()))?;
+    let data_va = parsed
+        .section(".data")
+        .map(|s| s.addr)
+        .ok_or_else(|| object_err("the code object has no .data section".into()))?;
+    let code = kernels
+        .iter()
+        .map(|k| {
+            parsed
+                .symbols
+                .iter()
+                .find(|s| s.name == k.name)
+                .map(|s| s.value)
+                .ok_or_else(|| object_err(format!("no symbol for kernel {}", k.name)))
+        })
+        .collect::<Result<Vec<u64>>>()?;
+    Ok((code, data_va))
 }
 
 /// The `.amdhsa_` directives of a kernel (name without prefix, value).

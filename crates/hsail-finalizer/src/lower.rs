@@ -31,6 +31,8 @@ mod ldst;
 mod memory;
 mod private;
 
+pub(crate) use globals::{ModuleData, module_data};
+
 /// One explicit kernel argument.
 #[derive(Debug, Clone)]
 pub(crate) struct ArgInfo {
@@ -135,6 +137,8 @@ struct Cx<'a> {
     group: HashMap<u32, u32>,
     /// Private and spill variable directive → private segment address.
     private: HashMap<u32, u32>,
+    /// Global and readonly variable directive → offset in `.data`.
+    globals: HashMap<u32, u32>,
     kernarg_ptr: Option<VReg>,
     dispatch_ptr: Option<VReg>,
     wgid: [Option<VReg>; 3],
@@ -147,6 +151,7 @@ struct Cx<'a> {
 pub(crate) fn lower_kernel(
     m: &BrigModule<'_>,
     module_syms: &[hsail::validate::Symbol],
+    data: &ModuleData,
     cb: &CodeBlock,
     loc: &Locator<'_>,
     opts: &Options,
@@ -249,6 +254,7 @@ pub(crate) fn lower_kernel(
         kernargs,
         group,
         private,
+        globals: data.offsets.clone(),
         kernarg_ptr: None,
         dispatch_ptr: None,
         wgid: [None; 3],

@@ -521,3 +521,95 @@ fn group_atomics() {
         }
     });
 }
+
+#[test]
+fn module_and_kernel_scope_global_variables() {
+    check("global_vars.hsail", |b| {
+        let out = &mut b[0];
+        let table = [1u64, 2, 3, 5, 8, 13, 21, 34];
+        for i in 0..128usize {
+            let sum = table[i % 4] + table[i % 4 + 1] + 7 + 0x1234 + 0x3fc0_0000 + 99;
+            out.wr(8 * i, 4, sum);
+            out.wr(8 * i + 4, 4, 3 * (i as u64 ^ 1));
+        }
+        bitmaps(out, 1024, 1, 16, 128);
+        out.wr(1040, 8, 0x1122_3344_5566_7788);
+    });
+}
+
+/// `llvm-readelf-19 -lS` of `co` without the sections that are not loaded
+/// (their contents name the linker).
+fn loaded_layout(co: &std::path::Path) -> String {
+    oracles::run(Command::new("llvm-readelf-19").arg("-lS").arg(co))
+        .lines()
+        .filter(|l| {
+            ![
+                ".comment",
+                ".symtab",
+                ".strtab",
+                ".shstrtab",
+                "section header",
+            ]
+            .iter()
+            .any(|n| l.contains(n))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn global_data_is_laid_out_as_lld_does() {
+    if !oracles::llvm_available() {
+        eprintln!("SKIPPED: llvm-mc-19/ld.lld-19 not installed");
+        return;
+    }
+    let dir = oracles::Scratch::new("finalize-mem-lld");
+    let (s, ours, obj, lld) = (
+        dir.path("k.s"),
+        dir.path("ours.co"),
+        dir.path("k.o"),
+        dir.path("lld.co"),
+    );
+    let file = test("global_vars.hsail").file;
+    for mcpu in TARGETS {
+        let hsakit = |args: &[&std::ffi::OsStr]| {
+            oracles::run(Command::new(env!("CARGO_BIN_EXE_hsakit")).args(args))
+        };
+        hsakit(&[
+            "finalize".as_ref(),
+            file.as_os_str(),
+            "--mcpu".as_ref(),
+            mcpu.as_ref(),
+            "-S".as_ref(),
+            "-o".as_ref(),
+            s.as_os_str(),
+        ]);
+        hsakit(&[
+            "as".as_ref(),
+            s.as_os_str(),
+            "--mcpu".as_ref(),
+            mcpu.as_ref(),
+            "-o".as_ref(),
+            ours.as_os_str(),
+        ]);
+        oracles::run(
+            Command::new("llvm-mc-19")
+                .args([
+                    "-triple=amdgcn-amd-amdhsa",
+                    &format!("-mcpu={mcpu}"),
+                    "-filetype=obj",
+                ])
+                .arg(&s)
+                .arg("-o")
+                .arg(&obj),
+        );
+        oracles::run(
+            Command::new("ld.lld-19")
+                .arg("-shared")
+                .arg(&obj)
+                .arg("-o")
+                .arg(&lld),
+        );
+        assert_eq!(loaded_layout(&ours), loaded_layout(&lld), "{mcpu}");
+    }
+}
