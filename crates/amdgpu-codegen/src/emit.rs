@@ -122,6 +122,9 @@ pub fn emit(
         let mut lgkm: Vec<u16> = Vec::new();
         for mi in &b.insts {
             let ops: Vec<Operand> = mi.ops.iter().map(|o| phys_operand(f, alloc, o)).collect();
+            if crate::regalloc::is_copy(mi.def.mnemonic) && ops.len() == 2 && ops[0] == ops[1] {
+                continue;
+            }
             let label = mi.ops.iter().find_map(|o| match o {
                 Opnd::Label(t) => Some(*t),
                 _ => None,

@@ -4,7 +4,9 @@
 //!
 //! ```text
 //!  ir::Function (lane-level CFG, vregs)
+//!      │ ifconv           small divergent if/else → straight-line code under EXEC
 //!      │ exec::lower      divergent control flow → EXEC masks, wave-level blocks
+//!      │ opt              dead vector ALU results removed
 //!      │ regalloc         per-dword liveness, linear scan, aligned tuples
 //!      │ emit             physical operands, s_waitcnt, branch fixups,
 //!      ▼                  amdgpu_isa::gfx9::encode / print
@@ -18,8 +20,11 @@
 
 pub mod emit;
 pub mod exec;
+pub mod ifconv;
 pub mod ir;
+pub mod opt;
 pub mod regalloc;
+pub mod uniform;
 
 pub use amdgpu_isa::gfx9::Target;
 pub use ir::{Block, Function, MInst, Opnd, RegClass, ScratchInputs, Terminator, VReg, VRegInfo};
@@ -104,7 +109,9 @@ impl Compiled {
 pub fn compile(mut f: Function, target: Target) -> Result<Compiled> {
     init_flat_scratch(&mut f, target)?;
     let private_size = f.private_size;
-    let blocks = exec::lower(&mut f, target)?;
+    ifconv::convert(&mut f, target)?;
+    let mut blocks = exec::lower(&mut f, target)?;
+    opt::remove_dead(&mut blocks);
     let alloc = regalloc::allocate(&f, &blocks, target)?;
     let out = emit::emit(&f, &blocks, &alloc, target)?;
     Ok(Compiled {
@@ -225,9 +232,12 @@ mod tests {
             then: b1,
             otherwise: b2,
         };
-        f.blocks[b1]
-            .insts
-            .push(MInst::new("v_add_u32_e64", t, vec![r(a), r(a), Opnd::constant(5)]).unwrap());
+        // Longer than an if-converted arm may be: lowered with masks.
+        for _ in 0..=ifconv::MAX_ARM {
+            f.blocks[b1]
+                .insts
+                .push(MInst::new("v_add_u32_e64", t, vec![r(a), r(a), Opnd::constant(5)]).unwrap());
+        }
         f.blocks[b1].term = Terminator::Br(b2);
         let out = compile(f, t).unwrap();
         assert!(out.asm.contains("s_cbranch_execz"), "{}", out.asm);

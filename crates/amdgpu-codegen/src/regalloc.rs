@@ -92,32 +92,41 @@ pub fn allocate(f: &Function, blocks: &[MBlock], target: Target) -> Result<Alloc
         gen_.push(g);
         kill.push(k);
     }
-    let succs: Vec<Vec<usize>> = blocks
+    // SGPR units are live along the wave's machine CFG; VGPR units along
+    // the lanes' paths (see `MBlock::lane_succs`): a lane never sees a
+    // VGPR write of a block it does not run.
+    let wave_succs: Vec<Vec<usize>> = blocks
         .iter()
         .enumerate()
         .map(|(i, b)| b.successors(i, n))
         .collect();
-    let words = units.div_ceil(64);
-    let mut live_in: Vec<Bits> = (0..n).map(|_| Bits::new(units)).collect();
-    let mut live_out: Vec<Bits> = (0..n).map(|_| Bits::new(units)).collect();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in (0..n).rev() {
-            for w in 0..words {
-                let mut out = 0u64;
-                for &s in &succs[i] {
-                    out |= live_in[s].0[w];
-                }
-                let inn = gen_[i].0[w] | (out & !kill[i].0[w]);
-                if out != live_out[i].0[w] || inn != live_in[i].0[w] {
-                    changed = true;
-                    live_out[i].0[w] = out;
-                    live_in[i].0[w] = inn;
-                }
+    let lane_succs: Vec<Vec<usize>> = blocks.iter().map(|b| b.lane_succs.clone()).collect();
+    let mut vgpr_unit = Bits::new(units);
+    for (v, &b) in base.iter().enumerate() {
+        if f.vregs[v].class == RegClass::Vgpr {
+            for d in 0..usize::from(f.vregs[v].width) {
+                vgpr_unit.set(b + d);
             }
         }
     }
+    let (wave_in, wave_out) = liveness(&gen_, &kill, &wave_succs, units);
+    let (lane_in, lane_out) = liveness(&gen_, &kill, &lane_succs, units);
+    let pick = |wave: Vec<Bits>, lane: Vec<Bits>| -> Vec<Bits> {
+        wave.into_iter()
+            .zip(lane)
+            .map(|(w, l)| {
+                Bits(
+                    w.0.iter()
+                        .zip(&l.0)
+                        .zip(&vgpr_unit.0)
+                        .map(|((w, l), v)| (w & !v) | (l & v))
+                        .collect(),
+                )
+            })
+            .collect()
+    };
+    let live_in = pick(wave_in, lane_in);
+    let live_out = pick(wave_out, lane_out);
 
     // Intervals.
     let nv = f.vregs.len();
@@ -168,6 +177,8 @@ pub fn allocate(f: &Function, blocks: &[MBlock], target: Target) -> Result<Alloc
         }
     }
 
+    let hints = copy_hints(f, blocks);
+
     // Linear scan.
     let mut order: Vec<usize> = (0..nv).filter(|&v| start[v] != usize::MAX).collect();
     order.sort_by_key(|&v| (start[v], v));
@@ -202,9 +213,17 @@ pub fn allocate(f: &Function, blocks: &[MBlock], target: Target) -> Result<Alloc
             ),
         };
         let free = |r: usize, busy: &Vec<Option<usize>>| busy[r].is_none_or(|u| u < start[v]);
-        let mut found = None;
+        let fits = |r: usize, busy: &Vec<Option<usize>>| {
+            r.is_multiple_of(align) && r + w <= busy.len() && (r..r + w).all(|x| free(x, busy))
+        };
+        // A copy's destination takes its source's register when that is
+        // free (the source dies at the copy): the copy becomes a no-op.
+        let mut found = hints[v].iter().find_map(|&(u, delta)| {
+            let r = i32::from(phys[u]) + delta;
+            (start[u] < start[v] && r >= 0 && fits(r as usize, busy)).then_some(r as usize)
+        });
         let mut r = 0;
-        while r + w <= busy.len() {
+        while found.is_none() && r + w <= busy.len() {
             if (r..r + w).all(|x| free(x, busy)) {
                 found = Some(r);
                 break;
@@ -232,4 +251,69 @@ pub fn allocate(f: &Function, blocks: &[MBlock], target: Target) -> Result<Alloc
         next_free_sgpr,
         next_free_vgpr,
     })
+}
+
+/// Live-in and live-out sets per block, to a fixpoint, along `succs`.
+fn liveness(
+    gen_: &[Bits],
+    kill: &[Bits],
+    succs: &[Vec<usize>],
+    units: usize,
+) -> (Vec<Bits>, Vec<Bits>) {
+    let n = gen_.len();
+    let words = units.div_ceil(64);
+    let mut live_in: Vec<Bits> = (0..n).map(|_| Bits::new(units)).collect();
+    let mut live_out: Vec<Bits> = (0..n).map(|_| Bits::new(units)).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in (0..n).rev() {
+            for w in 0..words {
+                let mut out = 0u64;
+                for &s in &succs[i] {
+                    out |= live_in[s].0[w];
+                }
+                let inn = gen_[i].0[w] | (out & !kill[i].0[w]);
+                if out != live_out[i].0[w] || inn != live_in[i].0[w] {
+                    changed = true;
+                    live_out[i].0[w] = out;
+                    live_in[i].0[w] = inn;
+                }
+            }
+        }
+    }
+    (live_in, live_out)
+}
+
+/// Whether `mnemonic` is a plain register copy (`v_mov_b32`, `s_mov_b32`,
+/// `s_mov_b64`).
+pub fn is_copy(mnemonic: &str) -> bool {
+    matches!(mnemonic, "v_mov_b32" | "s_mov_b32" | "s_mov_b64")
+}
+
+/// For each virtual register, the registers it is copied from, with the
+/// offset of its first dword relative to the source's first physical
+/// register (`dst.offset` dwords into `dst` is `src.offset` into `src`).
+fn copy_hints(f: &Function, blocks: &[MBlock]) -> Vec<Vec<(usize, i32)>> {
+    let mut hints = vec![Vec::new(); f.vregs.len()];
+    for inst in blocks.iter().flat_map(|b| &b.insts) {
+        if !is_copy(inst.def.mnemonic) {
+            continue;
+        }
+        let (
+            Some(&Opnd::Reg {
+                reg: d, offset: od, ..
+            }),
+            Some(&Opnd::Reg {
+                reg: s, offset: os, ..
+            }),
+        ) = (inst.ops.first(), inst.ops.get(1))
+        else {
+            continue;
+        };
+        if d != s && f.info(d).class == f.info(s).class {
+            hints[d.0 as usize].push((s.0 as usize, i32::from(os) - i32::from(od)));
+        }
+    }
+    hints
 }

@@ -20,6 +20,7 @@ use hsail::validate::CodeBlock;
 
 use crate::{Error, Locator, Options, Result};
 
+mod bits;
 mod compare;
 mod convert;
 mod dispatch;
@@ -29,6 +30,7 @@ mod globals;
 mod int;
 mod ldst;
 mod memory;
+mod packed;
 mod private;
 
 pub(crate) use globals::{ModuleData, module_data};
@@ -572,6 +574,7 @@ impl Cx<'_> {
                     | BrigOpcode::CURRENTWORKGROUPSIZE
                     | BrigOpcode::GRIDSIZE => self.lower_dispatch(op, type_, ops, &what),
                     BrigOpcode::NOP => Ok(()),
+                    _ if type_.is_packed() => self.lower_packed(code, ops, &what),
                     _ if ty(type_).is_some_and(|(k, _)| k == Kind::F) => {
                         self.lower_float(op, type_, ops, &what)
                     }
@@ -579,6 +582,7 @@ impl Cx<'_> {
                 }
             }
             Code::InstCmp(c) => self.lower_cmp(c, ops, &what),
+            Code::InstSourceType(st) => self.lower_source_type(st, ops, &what),
             Code::InstCvt(c) => self.lower_cvt(c, ops, &what),
             Code::InstMem(mem) => match op {
                 BrigOpcode::LD => self.lower_ldst(mem, ops, false, &what),
