@@ -613,3 +613,19 @@ fn global_data_is_laid_out_as_lld_does() {
         assert_eq!(loaded_layout(&ours), loaded_layout(&lld), "{mcpu}");
     }
 }
+
+#[test]
+fn aggregate_initializers() {
+    check("global_aggregate.hsail", |b| {
+        // PRM 4.10: the constants' bytes in order, align(n) pads with zeros.
+        let mut mixed = vec![7, 0x34, 0x12, 0, 0, 0, 0, 0];
+        mixed.extend_from_slice(&0x1122_3344_5566_7788u64.to_le_bytes());
+        let mut floats = 1.5f32.to_le_bytes().to_vec();
+        floats.extend_from_slice(&[9, 0, 0, 0]);
+        floats.extend_from_slice(&(-2.0f32).to_le_bytes());
+        for i in 0..64 {
+            b[0][4 * i] = mixed[i % 16];
+            b[0][4 * i + 1] = floats[i % 12];
+        }
+    });
+}

@@ -314,6 +314,9 @@ impl Cx<'_> {
             }
             a.base = Some(t);
         }
+        if matches!(a.mem, Mem::Vmem { .. }) && regs.len() > 1 && matches!(bits, 32 | 64) {
+            return self.vmem_vector(&a, &regs, bits, store, what);
+        }
         let spec = (bits, kind == Kind::S && !store, store);
         for (i, &v) in regs.iter().enumerate() {
             let extra = i as i64 * i64::from(bits / 8);
@@ -324,6 +327,48 @@ impl Cx<'_> {
                 }
                 _ => self.access(&a, extra, spec, wide(v, dwords(bits)), what)?,
             }
+        }
+        Ok(())
+    }
+
+    /// A vector of 32- or 64-bit elements in global memory: the dwords
+    /// moved in as few `dwordx4`/`dwordx2`/`dword` accesses as they fill,
+    /// through temporary tuples.
+    fn vmem_vector(
+        &mut self,
+        a: &Addr,
+        regs: &[VReg],
+        bits: u32,
+        store: bool,
+        what: &str,
+    ) -> Result<()> {
+        let per = dwords(bits);
+        let parts: Vec<(VReg, u8)> = regs
+            .iter()
+            .flat_map(|&v| (0..per).map(move |i| (v, i)))
+            .collect();
+        let mut i = 0;
+        while i < parts.len() {
+            let w = match parts.len() - i {
+                4.. => 4,
+                2 | 3 => 2,
+                _ => 1,
+            };
+            let t = self.vtemp(w as u8);
+            let chunk = &parts[i..i + w];
+            if store {
+                for (j, &(v, d)) in chunk.iter().enumerate() {
+                    self.emit("v_mov_b32", vec![dw(t, j as u8), dw(v, d)])?;
+                }
+            }
+            let spec = (32 * w as u32, false, store);
+            self.access(a, 4 * i as i64, spec, wide(t, w as u8), what)?;
+            if !store {
+                for (j, &(v, d)) in chunk.iter().enumerate() {
+                    self.emit("v_mov_b32", vec![dw(v, d), dw(t, j as u8)])?;
+                }
+            }
+            i += w;
         }
         Ok(())
     }
