@@ -291,7 +291,13 @@ impl Cx<'_> {
             return Err(self.unsupported(format!("{what} (kernarg is read-only)")));
         }
         let mut a = self.resolve(mem.segment, ops[1], what)?;
-        let align = mem.align.bytes().unwrap_or(1);
+        // A constant private address has the alignment of its value.
+        let constant =
+            matches!(self.m.operand(ops[1]), Ok(brig::Operand::Address(x)) if x.reg.get() == 0);
+        let align = match mem.align.bytes().unwrap_or(1) {
+            n if constant => n.max(1 << a.off.trailing_zeros().min(8)),
+            n => n,
+        };
         let elements = self.elements(ops[0])?;
         let mut regs = Vec::with_capacity(elements.len());
         for &e in &elements {
