@@ -331,6 +331,18 @@ impl Cx<'_> {
                 Mem::Scratch if align < (bits / 8).min(4) => {
                     self.scratch_bytes(&a, extra, spec, v, what)?
                 }
+                // ds_read/write_b128 want 16-byte alignment: two halves.
+                Mem::Lds if bits == 128 && align < 16 => {
+                    for h in 0..2u8 {
+                        let half = Opnd::Reg {
+                            reg: v,
+                            offset: 2 * h,
+                            width: 2,
+                        };
+                        let at = extra + 8 * i64::from(h);
+                        self.access(&a, at, (64, false, store), half, what)?;
+                    }
+                }
                 _ => self.access(&a, extra, spec, wide(v, dwords(bits)), what)?,
             }
         }
