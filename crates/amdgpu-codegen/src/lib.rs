@@ -248,4 +248,54 @@ mod tests {
         assert_eq!(printed.len(), out.instructions);
         assert!(out.next_free_vgpr >= 1);
     }
+
+    #[test]
+    fn scratch_prologue_and_pc_relative_literals() {
+        let t = Target::Gfx900;
+        let mut f = Function::new("k");
+        f.live_in_sgprs = vec![0, 1, 2];
+        f.private_size = 16;
+        f.scratch = Some(ScratchInputs {
+            flat_scratch_init: 0,
+            wave_offset: 2,
+        });
+        let p = f.new_vreg(RegClass::Sgpr, 2);
+        let b = f.add_block();
+        let d = |i| Opnd::Reg {
+            reg: p,
+            offset: i,
+            width: 1,
+        };
+        let pc = Opnd::Reg {
+            reg: p,
+            offset: 0,
+            width: 2,
+        };
+        let lit = Opnd::Fixed(amdgpu_isa::gfx9::Operand::Literal(emit::PC_REL_PLACEHOLDER));
+        let mut add = MInst::new("s_add_u32", t, vec![d(0), d(0), lit]).unwrap();
+        add.pc_rel = Some(8);
+        f.blocks[b].insts = vec![
+            MInst::new("s_getpc_b64", t, vec![pc]).unwrap(),
+            add,
+            MInst::new("s_addc_u32", t, vec![d(1), d(1), Opnd::constant(0)]).unwrap(),
+            MInst::new("s_load_dword", t, vec![d(0), pc, Opnd::imm(0)]).unwrap(),
+        ];
+        let mut out = compile(f, t).unwrap();
+        assert_eq!(out.private_size, 16);
+        let first: Vec<&str> = out.asm.lines().take(2).collect();
+        assert_eq!(
+            first,
+            [
+                "\ts_add_u32 flat_scratch_lo, s0, s2",
+                "\ts_addc_u32 flat_scratch_hi, s1, 0"
+            ]
+        );
+        // The literal is data + 8 minus the s_add_u32's own address.
+        let r = out.pc_rel[0];
+        out.relocate(0x1000, 0x3000);
+        let want = 0x3000 + 8 - (0x1000 + r.inst_at as u32);
+        let got = u32::from_le_bytes(out.code[r.literal_at..r.literal_at + 4].try_into().unwrap());
+        assert_eq!(got, want);
+        assert!(out.asm.contains(&format!("{want:#010x}")), "{}", out.asm);
+    }
 }

@@ -4,18 +4,23 @@
 //! |--------------------|----------------|---------------------------------------------|
 //! | kernarg (variable) | SMEM           | kernarg pointer + constant: `s_load_dword*` |
 //! | kernarg (register), global, readonly | `global_*` | 64-bit VGPR pair + signed 13-bit offset |
+//! | global/readonly variable | `global_*` | PC-relative pair ([`super::globals`])  |
 //! | flat               | `flat_*`       | 64-bit VGPR pair + unsigned 12-bit offset   |
 //! | group              | `ds_*`         | 32-bit LDS address + unsigned 16-bit offset |
 //! | private, spill     | `scratch_*`    | 32-bit per-lane private offset + signed 13-bit offset |
 //!
-//! Vector forms (`_v2`/`_v3`/`_v4`) access consecutive elements one by
-//! one. Alignment: `align(n)` may be omitted (PRM 6.3.2: then the address
-//! may be unaligned). GLOBAL, FLAT and DS accesses need no alignment in the
-//! GFX9 unaligned access mode the HSA runtime sets up
-//! (`SH_MEM_CONFIG.alignment_mode`); private accesses whose alignment is
-//! not known are split into bytes, since per-lane swizzled scratch is
-//! only addressed exactly at dword granularity. Kernarg loads at any
-//! offset are assembled from the aligned dwords around them.
+//! Vector forms (`_v2`/`_v3`/`_v4`) of 32- and 64-bit elements in global
+//! memory move their dwords with `dwordx4`/`dwordx2` accesses; other
+//! vectors access their elements one by one. Alignment: `align(n)` may be
+//! omitted (PRM 6.3.2: then the address may be unaligned). GLOBAL, FLAT
+//! and DS accesses up to 64 bits need no alignment in the GFX9 unaligned
+//! access mode the HSA runtime sets up (`SH_MEM_CONFIG.alignment_mode`);
+//! `ds_*_b128` below 16-byte alignment is done as two 64-bit halves;
+//! private accesses whose alignment is not known (a register in the
+//! address and no `align(n)`) are split into bytes, since per-lane
+//! swizzled scratch is only addressed exactly at dword granularity.
+//! Kernarg loads at any offset are assembled from the aligned dwords
+//! around them.
 
 use amdgpu_codegen::{Opnd, VReg};
 use brig::{BrigInstAddr, BrigInstMem, BrigRegisterKind, BrigSegment, BrigType, OperandOffset};
