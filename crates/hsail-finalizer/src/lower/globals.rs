@@ -92,6 +92,10 @@ pub(crate) fn module_data(
             d.bytes[at as usize..at as usize + n].copy_from_slice(&init[..n]);
         }
     }
+    if d.bytes.is_empty() && !d.offsets.is_empty() {
+        // Only empty variables: still a .data section for their address.
+        d.bytes.push(0);
+    }
     for s in syms.filter(|s| !s.is_definition) {
         if let Some(at) = s
             .definition
