@@ -629,3 +629,16 @@ fn aggregate_initializers() {
         }
     });
 }
+
+#[test]
+fn segment_conversions_round_trip() {
+    check("mem_segcvt.hsail", |b| {
+        for i in 0..128usize {
+            // ftos(stof(a)) - a (three times), then four null rules that
+            // hold (1), then the work-item id in its work-group.
+            for (k, w) in [0, 0, 0, 1, 1, 1, 1, i as u64 % 64].into_iter().enumerate() {
+                b[0].wr(32 * i + 4 * k, 4, w);
+            }
+        }
+    });
+}
