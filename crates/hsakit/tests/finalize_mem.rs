@@ -269,6 +269,7 @@ fn private_and_spill_variables() {
             out.wr(o + 32, 8, a | bb << 32);
             out.wr(o + 40, 4, i);
             out.wr(o + 44, 4, arr(15 - i % 16));
+            out.wr(o + 48, 4, (a + bb) & 0xffff_ffff);
         }
     });
 }
