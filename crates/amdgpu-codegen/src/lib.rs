@@ -17,6 +17,17 @@
 //! control flow is treated as divergent); SGPRs hold ABI inputs, scalar
 //! loads and lane masks. No spilling, no hazard recognizer yet (the code
 //! the finalizer emits has none of the GFX9 hazards that need wait states).
+//!
+//! Scratch: a function with private memory sets [`Function::private_size`]
+//! (bytes per work-item) and [`Function::scratch`] (where the ABI puts
+//! `flat_scratch_init` and the wave's private offset); [`compile`] then
+//! points `FLAT_SCRATCH` at the wave's scratch first thing, so
+//! `scratch_load/store` with a per-lane offset (`vaddr`) reach the
+//! work-item's private bytes, and reports the size in
+//! [`Compiled::private_size`]. A register spiller would put its slots at
+//! `private_size` and up and raise it. Module data: an `s_add_u32` marked
+//! [`MInst::pc_rel`] right after an `s_getpc_b64` gets its literal from
+//! [`Compiled::relocate`] once the code object is laid out.
 
 pub mod emit;
 pub mod exec;
