@@ -24,6 +24,10 @@ use super::ldst::{Addr, Mem};
 use super::{Cx, Src, dw, pair};
 use crate::{Error, Locator, Result};
 
+/// The most bytes of global and readonly variables a module may define
+/// (they are stored in the code object).
+const MAX_DATA: u64 = 1 << 28;
+
 /// The module's global and readonly variables.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ModuleData {
@@ -68,10 +72,10 @@ pub(crate) fn module_data(
             )));
         };
         let count = if v.type_.is_array() { v.dim.get() } else { 1 };
-        let bytes = u64::from(size) * count;
+        let bytes = u64::from(size).saturating_mul(count);
         let align = v.align.bytes().unwrap_or(1).max(size);
         let at = (d.bytes.len() as u64).next_multiple_of(u64::from(align));
-        if at + bytes > u64::from(u32::MAX) {
+        if at.saturating_add(bytes) > MAX_DATA {
             return Err(unsupported(format!(
                 "variable `{}` of {bytes} bytes",
                 s.name

@@ -61,15 +61,20 @@ pub(super) fn segment_layout(
                 s.offset.get(),
             ));
         };
-        let count = if v.type_.is_array() {
-            v.dim.get() as u32
-        } else {
-            1
-        };
+        let count = if v.type_.is_array() { v.dim.get() } else { 1 };
         let align = v.align.bytes().unwrap_or(1).max(size).max(4);
         off = off.next_multiple_of(align);
         map.insert(s.offset.get(), off);
-        off += size * count;
+        off = u64::from(size)
+            .checked_mul(count)
+            .and_then(|n| n.checked_add(u64::from(off)))
+            .and_then(|end| u32::try_from(end).ok())
+            .ok_or_else(|| {
+                loc.unsupported(
+                    format!("a {:?} segment of more than 4 GiB", v.segment),
+                    s.offset.get(),
+                )
+            })?;
     }
     for s in vars.filter(|s| !s.is_definition) {
         let v: &BrigDirectiveVariable = m.code_as(s.offset).map_err(brig_err)?;
