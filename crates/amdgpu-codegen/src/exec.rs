@@ -293,8 +293,15 @@ pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
         } = b.term
         {
             let x = cond_mask(&mut body, cond)?;
+            // A compare under this block's EXEC leaves inactive lanes 0:
+            // its mask is already the taken lanes.
+            let masked = compared_under_exec(&body, x);
             for (t, taken) in [(then, true), (otherwise, false)] {
                 if Some(t) == inline_next || Some(t) == latch_to || masks[t].is_none() {
+                    continue;
+                }
+                if taken && masked {
+                    send(&mut body, t, x)?;
                     continue;
                 }
                 let lanes = f.new_vreg(RegClass::Sgpr, 2);
@@ -361,6 +368,31 @@ pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
 }
 
 use crate::uniform::{finishing, predecessors, targets};
+
+/// Whether the block's last write of `mask` is a vector compare
+/// (`v_cmp_*`, which writes 0 for inactive lanes) with no EXEC change
+/// after it.
+fn compared_under_exec(body: &[MInst], mask: Opnd) -> bool {
+    let writes = |inst: &MInst| {
+        inst.ops
+            .iter()
+            .enumerate()
+            .any(|(k, o)| inst.is_def(k) && same_register(o, &mask))
+    };
+    let Some(at) = body.iter().rposition(writes) else {
+        return false;
+    };
+    let mn = body[at].def.mnemonic;
+    mn.starts_with("v_cmp_") && !body[at + 1..].iter().any(crate::uniform::writes_exec)
+}
+
+/// Whether two operands name the same whole register.
+fn same_register(a: &Opnd, b: &Opnd) -> bool {
+    match (a, b) {
+        (Opnd::Reg { reg: x, .. }, Opnd::Reg { reg: y, .. }) => x == y,
+        _ => a == b,
+    }
+}
 
 /// The lane mask `m` when the block's last write of `cond` is
 /// `v_cndmask_b32_e64 cond, 0, 1, m` and nothing after it in the block can

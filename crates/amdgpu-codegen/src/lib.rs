@@ -120,6 +120,7 @@ impl Compiled {
 pub fn compile(mut f: Function, target: Target) -> Result<Compiled> {
     init_flat_scratch(&mut f, target)?;
     let private_size = f.private_size;
+    opt::forward_copies(&mut f);
     ifconv::convert(&mut f, target)?;
     let mut blocks = exec::lower(&mut f, target)?;
     opt::remove_dead(&mut blocks);

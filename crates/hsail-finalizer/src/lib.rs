@@ -25,7 +25,7 @@ use amdgpu_object::directives::KernelDirectives;
 use amdgpu_object::metadata::{Kernel, KernelArg, ValueKind};
 use amdgpu_object::target::TargetId;
 use amdgpu_object::write::{KernelInput, WriteOptions, write_code_object};
-use brig::{BrigModule, BrigProfile, BrigSectionIndex};
+use brig::{BrigModule, BrigSectionIndex};
 
 /// What to finalize for.
 #[derive(Debug, Clone)]
@@ -190,7 +190,6 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
             ),
         });
     }
-    let full = info.profile == BrigProfile::FULL;
 
     let data = lower::module_data(&module, &info, loc)?;
     let mut kernels = Vec::new();
@@ -220,7 +219,7 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
     let mut meta_kernels = Vec::new();
     let mut directive_text = Vec::new();
     for k in &kernels {
-        let dirs = directives(k, opts, full);
+        let dirs = directives(k, opts);
         let mut kd = KernelDirectives::new();
         for (name, value) in &dirs {
             kd.set(name, *value, &opts.target)
@@ -390,7 +389,7 @@ fn layout(co: &[u8], kernels: &[lower::LoweredKernel]) -> Result<(Vec<u64>, u64)
 }
 
 /// The `.amdhsa_` directives of a kernel (name without prefix, value).
-fn directives(k: &lower::LoweredKernel, opts: &Options, full: bool) -> Vec<(&'static str, u64)> {
+fn directives(k: &lower::LoweredKernel, opts: &Options) -> Vec<(&'static str, u64)> {
     let u = &k.uses;
     let scratch = k.compiled.private_size > 0;
     let mut d = vec![
@@ -435,9 +434,12 @@ fn directives(k: &lower::LoweredKernel, opts: &Options, full: bool) -> Vec<(&'st
             u64::from(k.compiled.next_free_vgpr.max(1)).next_multiple_of(4),
         ));
     }
-    d.push(("float_round_mode_32", 0));
-    d.push(("float_round_mode_16_64", 0));
-    d.push(("float_denorm_mode_32", if full { 3 } else { 0 }));
-    d.push(("float_denorm_mode_16_64", 3));
+    // The kernel's default float mode (module rounding; the full profile
+    // keeps denormals, the base profile flushes them): see lower/mode.rs.
+    let m = k.mode;
+    d.push(("float_round_mode_32", u64::from(m.round32)));
+    d.push(("float_round_mode_16_64", u64::from(m.round16_64)));
+    d.push(("float_denorm_mode_32", u64::from(m.denorm32)));
+    d.push(("float_denorm_mode_16_64", u64::from(m.denorm16_64)));
     d
 }

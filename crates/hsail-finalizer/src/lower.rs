@@ -30,6 +30,7 @@ mod globals;
 mod int;
 mod ldst;
 mod memory;
+mod mode;
 mod packed;
 mod private;
 
@@ -62,6 +63,8 @@ pub(crate) struct LoweredKernel {
     pub uses: Uses,
     /// Bytes of group segment the kernel's `group` variables take.
     pub group_size: u32,
+    /// The kernel's default float MODE (rounding and denormals).
+    pub mode: mode::FpMode,
     pub compiled: Compiled,
 }
 
@@ -148,6 +151,8 @@ struct Cx<'a> {
     cur: usize,
     at: u32,
     name: String,
+    /// The kernel's default float MODE.
+    mode: mode::FpMode,
 }
 
 pub(crate) fn lower_kernel(
@@ -264,6 +269,7 @@ pub(crate) fn lower_kernel(
         cur: 0,
         at: cb.directive.get(),
         name: name.clone(),
+        mode: mode::FpMode::kernel_default(m),
     };
     cx.prologue(&layout)?;
     cx.scratch_setup(&layout, private_size)?;
@@ -321,6 +327,7 @@ pub(crate) fn lower_kernel(
         cx.f.blocks[bi].term = term;
     }
 
+    let fp_mode = cx.mode;
     let compiled = amdgpu_codegen::compile(cx.f, t).map_err(|source| Error::Codegen {
         kernel: name.clone(),
         source,
@@ -332,6 +339,7 @@ pub(crate) fn lower_kernel(
         kernarg_align: max_align,
         uses,
         group_size,
+        mode: fp_mode,
         compiled,
     })
 }
@@ -554,7 +562,10 @@ impl Cx<'_> {
         let what = format!("instruction `{name}_{tname}`");
         match code {
             Code::InstBasic(_) | Code::InstMod(_) => {
-                if let Code::InstMod(md) = code {
+                let is_float = ty(type_).is_some_and(|(k, _)| k == Kind::F);
+                if let Code::InstMod(md) = code
+                    && !is_float
+                {
                     let ftz = md.modifier.raw() & BrigAluModifierMask::FTZ.raw() != 0;
                     let near = matches!(
                         md.round,
@@ -575,13 +586,24 @@ impl Cx<'_> {
                     | BrigOpcode::GRIDSIZE => self.lower_dispatch(op, type_, ops, &what),
                     BrigOpcode::NOP => Ok(()),
                     _ if type_.is_packed() => self.lower_packed(code, ops, &what),
-                    _ if ty(type_).is_some_and(|(k, _)| k == Kind::F) => {
-                        self.lower_float(op, type_, ops, &what)
+                    _ if is_float => {
+                        let mods = match code {
+                            Code::InstMod(md) => mode::FloatMods::from_brig(
+                                md.round,
+                                md.modifier.raw() & BrigAluModifierMask::FTZ.raw() != 0,
+                            )
+                            .ok_or_else(|| {
+                                self.unsupported(format!("{what} with this rounding"))
+                            })?,
+                            _ => mode::FloatMods::NONE,
+                        };
+                        self.lower_float(op, type_, ops, &what, mods)
                     }
                     _ => self.lower_alu(op, type_, ops, &what),
                 }
             }
             Code::InstCmp(c) => self.lower_cmp(c, ops, &what),
+            Code::InstSourceType(c) if op == BrigOpcode::CLASS => self.lower_class(c, ops, &what),
             Code::InstSourceType(st) => self.lower_source_type(st, ops, &what),
             Code::InstCvt(c) => self.lower_cvt(c, ops, &what),
             Code::InstMem(mem) => match op {

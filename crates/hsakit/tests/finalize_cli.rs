@@ -604,9 +604,9 @@ fn unsupported_instructions_are_located_errors() {
         "module &m:1:0:$full:$large:$default;\n\
          kernel &k(kernarg_u64 %p)\n{\n\
          \tld_kernarg_u64 $d0, [%p];\n\
-         \tld_global_f32 $s0, [$d0];\n\
-         \tdiv_f32 $s0, $s0, $s0;\n\
-         \tst_global_f32 $s0, [$d0];\n\
+         \tld_global_u32 $s0, [$d0];\n\
+         \tadd_pp_f16x2 $s0, $s0, $s0;\n\
+         \tst_global_u32 $s0, [$d0];\n\
          \tret;\n};\n",
     )
     .unwrap();
@@ -614,10 +614,10 @@ fn unsupported_instructions_are_located_errors() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("bad.hsail:6:2: error: instruction `div_f32`"),
+        err.contains("bad.hsail:6:2: error: instruction `add_f16x2`"),
         "{err}"
     );
-    assert!(err.contains("div_f32 $s0"), "{err}");
+    assert!(err.contains("add_pp_f16x2 $s0"), "{err}");
     let out = hsakit(&["finalize", &src.display().to_string(), "--mcpu", "gfx1030"]);
     assert_eq!(out.status.code(), Some(1));
     // Multimedia instructions are not lowered yet.

@@ -332,7 +332,7 @@ impl Cx<'_> {
     }
 
     /// `mov`: copies `dwords` dwords of `a` into `d`.
-    fn copy(&mut self, d: VReg, a: Src, dwords: u8) -> Result<()> {
+    pub(super) fn copy(&mut self, d: VReg, a: Src, dwords: u8) -> Result<()> {
         for i in 0..dwords {
             let v = self.val_any(a, i);
             self.emit("v_mov_b32", vec![dw(d, i), v])?;
