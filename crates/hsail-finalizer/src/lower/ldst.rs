@@ -474,15 +474,17 @@ impl Cx<'_> {
             self.emit("v_mov_b32", vec![dw(src, i), r(s)])?;
         }
         if bits < 32 {
-            let hi = if n > 1 { dw(src, 1) } else { dw(src, 0) };
-            let t = self.vtemp(1);
-            let k = self.val(Src::Const(u64::from(shift)), 0)?;
-            self.emit("v_alignbit_b32", vec![r(t), hi, dw(src, 0), k])?;
+            // The field, from one dword or straddling two.
+            let (t, at) = if n > 1 {
+                let t = self.vtemp(1);
+                let k = self.val(Src::Const(u64::from(shift)), 0)?;
+                self.emit("v_alignbit_b32", vec![r(t), dw(src, 1), dw(src, 0), k])?;
+                (r(t), 0)
+            } else {
+                (dw(src, 0), shift)
+            };
             let mn = if signed { "v_bfe_i32" } else { "v_bfe_u32" };
-            return self.emit(
-                mn,
-                vec![r(d), r(t), Opnd::constant(0), Opnd::constant(bits)],
-            );
+            return self.emit(mn, vec![r(d), t, Opnd::constant(at), Opnd::constant(bits)]);
         }
         for i in 0..dwords(bits) {
             let k = self.val(Src::Const(u64::from(shift)), 0)?;

@@ -24,7 +24,7 @@ use brig::{
     OperandOffset,
 };
 
-use super::{Cx, Src, dw, r};
+use super::{Cx, Src, dw, pair, r};
 use crate::Result;
 
 /// The segment null address of group and private memory.
@@ -78,7 +78,7 @@ impl Cx<'_> {
     /// A lane mask (`s[..]` pair) of `cmp` between two dwords.
     fn lane_mask(&mut self, cmp: &str, a: Opnd, b: Opnd) -> Result<VReg> {
         let m = self.stemp(2);
-        self.emit(cmp, vec![super::pair(m), a, b])?;
+        self.emit(cmp, vec![pair(m), a, b])?;
         Ok(m)
     }
 
@@ -103,7 +103,7 @@ impl Cx<'_> {
                 }
                 let k = self.val(Src::Const(u64::from(SEGMENT_NULL)), 0)?;
                 let m = self.lane_mask("v_cmp_ne_u32_e64", lo, k)?;
-                let mm = super::pair(m);
+                let mm = pair(m);
                 self.emit(
                     "v_cndmask_b32_e64",
                     vec![dw(d, 0), Opnd::constant(0), lo, mm],
@@ -121,16 +121,9 @@ impl Cx<'_> {
                     return self.emit("v_mov_b32", vec![dw(d, 0), lo]);
                 }
                 let v = self.val64(s)?;
-                let m = self.stemp(2);
-                self.emit(
-                    "v_cmp_ne_u64_e64",
-                    vec![super::pair(m), super::pair(v), Opnd::constant(0)],
-                )?;
+                let m = self.lane_mask("v_cmp_ne_u64_e64", pair(v), Opnd::constant(0))?;
                 let k = self.val(Src::Const(u64::from(SEGMENT_NULL)), 0)?;
-                self.emit(
-                    "v_cndmask_b32_e64",
-                    vec![dw(d, 0), k, dw(v, 0), super::pair(m)],
-                )
+                self.emit("v_cndmask_b32_e64", vec![dw(d, 0), k, dw(v, 0), pair(m)])
             }
             BrigOpcode::SEGMENTP if flat64(c.source_type) => {
                 self.segmentp(c.segment, nonull, s, d, what)
@@ -160,10 +153,7 @@ impl Cx<'_> {
                 let g = in_aperture(self, BrigSegment::GROUP)?;
                 let p = in_aperture(self, BrigSegment::PRIVATE)?;
                 let m = self.stemp(2);
-                self.emit(
-                    "s_nor_b64",
-                    vec![super::pair(m), super::pair(g), super::pair(p)],
-                )?;
+                self.emit("s_nor_b64", vec![pair(m), pair(g), pair(p)])?;
                 m
             }
             _ => return Err(self.unsupported(format!("{what} on the {seg:?} segment"))),
@@ -171,21 +161,14 @@ impl Cx<'_> {
         let m = if nonull {
             m
         } else {
-            let z = self.stemp(2);
-            self.emit(
-                "v_cmp_eq_u64_e64",
-                vec![super::pair(z), super::pair(v), Opnd::constant(0)],
-            )?;
+            let z = self.lane_mask("v_cmp_eq_u64_e64", pair(v), Opnd::constant(0))?;
             let o = self.stemp(2);
-            self.emit(
-                "s_or_b64",
-                vec![super::pair(o), super::pair(m), super::pair(z)],
-            )?;
+            self.emit("s_or_b64", vec![pair(o), pair(m), pair(z)])?;
             o
         };
         self.emit(
             "v_cndmask_b32_e64",
-            vec![r(d), Opnd::constant(0), Opnd::constant(1), super::pair(m)],
+            vec![r(d), Opnd::constant(0), Opnd::constant(1), pair(m)],
         )
     }
 
