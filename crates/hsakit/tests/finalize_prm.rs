@@ -10,7 +10,9 @@
 //! - `prm_2_6_wavesize` (PRM 2.6, 11.4): lane ids and WAVESIZE, which
 //!   gccbrig (WAVESIZE 1) cannot give;
 //! - `prm_9_4_crosslane` (PRM 9.4): the cross-lane instructions, whose
-//!   results depend on the wavefront.
+//!   results depend on the wavefront;
+//! - `prm_4_10_initializers` (PRM 4.10): gccbrig-11 lacks aggregate
+//!   initializers; `prm_10_5_align` (PRM 10.5): a variadic argument.
 
 use std::process::Command;
 
@@ -27,19 +29,35 @@ fn run_one_output(
     mcpu: &str,
     out_bytes: usize,
 ) -> Vec<u8> {
+    run_in_out(stem, [kernel, grid, group, mcpu], None, out_bytes)
+}
+
+/// Like [`run_one_output`], with an input buffer holding `input` as the
+/// first argument when given (the output buffer is then the second).
+fn run_in_out(
+    stem: &str,
+    [kernel, grid, group, mcpu]: [&str; 4],
+    input: Option<&[u8]>,
+    out_bytes: usize,
+) -> Vec<u8> {
     let file = oracles::workspace_root()
         .join("tests/finalize")
         .join(format!("{stem}.hsail"));
     let dir = oracles::Scratch::new("finalize-prm");
     let out = dir.path("out.bin");
-    let status = Command::new(env!("CARGO_BIN_EXE_hsakit"))
-        .arg("run")
-        .arg(&file)
-        .args([
-            "--mcpu", mcpu, "--kernel", kernel, "--grid", grid, "--group", group,
-        ])
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hsakit"));
+    cmd.arg("run").arg(&file).args([
+        "--mcpu", mcpu, "--kernel", kernel, "--grid", grid, "--group", group,
+    ]);
+    if let Some(bytes) = input {
+        let path = dir.path("in.bin");
+        std::fs::write(&path, bytes).expect("cannot write the input");
+        cmd.arg(format!("--arg=buf={}", path.display()));
+    }
+    let index = usize::from(input.is_some());
+    let status = cmd
         .arg(format!("--arg=zeros={out_bytes}"))
-        .arg(format!("--out=0={}", out.display()))
+        .arg(format!("--out={index}={}", out.display()))
         .output()
         .expect("cannot run hsakit");
     assert!(
@@ -239,4 +257,41 @@ fn crosslane_reference() -> Vec<u32> {
 fn prm_9_4_cross_lane_instructions_follow_the_pseudocode() {
     let want = crosslane_reference();
     check_on_targets("prm_9_4_crosslane", "&crosslane", "230", "100", &want);
+}
+
+#[test]
+fn prm_4_10_initializers_give_the_documented_bytes() {
+    // PRM 4.10: typed, array and aggregate initializers, little-endian;
+    // `align(8)` in an aggregate pads with zeros.
+    let days = [31u8, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let mut want = vec![0u8; 256];
+    let mut put = |at: usize, bytes: &[u8]| want[at..at + bytes.len()].copy_from_slice(bytes);
+    put(0, &1.0f32.to_le_bytes());
+    put(4, &3.0f32.to_le_bytes());
+    put(8, &[1, 2, 3, 4]);
+    put(16, &[0, 1, 0, 2]);
+    put(24, &1.0f32.to_le_bytes());
+    put(28, &[1, 0]);
+    put(40, &days);
+    put(56, &days);
+    put(68, &(-1.0f32).to_le_bytes());
+    put(72, &1.0f32.to_le_bytes());
+    let want = words(&want);
+    check_on_targets("prm_4_10_initializers", "&initializers", "1", "1", &want);
+}
+
+#[test]
+fn prm_10_5_align_passes_an_aligned_byte_array() {
+    // &top passes in[0..8] as an f64 and in[8] as a u8 (zero-extended to
+    // 32 bits) through the byte array; &foo copies them out.
+    let input: Vec<u8> = (0..16u8)
+        .map(|i| i.wrapping_mul(37).wrapping_add(0x91))
+        .collect();
+    let mut want = input[..8].to_vec();
+    want.extend_from_slice(&u32::from(input[8]).to_le_bytes());
+    want.extend_from_slice(&[0; 4]);
+    for mcpu in TARGETS {
+        let got = run_in_out("prm_10_5_align", ["&k", "1", "1", mcpu], Some(&input), 16);
+        assert_eq!(got, want, "prm_10_5_align on {mcpu}");
+    }
 }
