@@ -12,7 +12,9 @@
 //! - `prm_9_4_crosslane` (PRM 9.4): the cross-lane instructions, whose
 //!   results depend on the wavefront;
 //! - `prm_4_10_initializers` (PRM 4.10): gccbrig-11 lacks aggregate
-//!   initializers; `prm_10_5_align` (PRM 10.5): a variadic argument.
+//!   initializers; `prm_10_5_align` (PRM 10.5): a variadic argument;
+//! - `conf_segment` (PRM 5.16, 5.17): gccbrig-11 gets `ftos` of a `stof`
+//!   group address wrong.
 
 use std::process::Command;
 
@@ -294,4 +296,13 @@ fn prm_10_5_align_passes_an_aligned_byte_array() {
         let got = run_in_out("prm_10_5_align", ["&k", "1", "1", mcpu], Some(&input), 16);
         assert_eq!(got, want, "prm_10_5_align on {mcpu}");
     }
+}
+
+#[test]
+fn conf_segment_conversions_round_trip() {
+    // PRM 5.17: ftos(stof(a)) = a for a group address a, and the flat
+    // address reaches the same group word; PRM 5.16: segmentp says group,
+    // not global.
+    let want: Vec<u32> = (0..128u32).flat_map(|i| [4 * (i % 64) + 1, 1, 0]).collect();
+    check_on_targets("conf_segment", "&segment_conversion", "128", "64", &want);
 }
