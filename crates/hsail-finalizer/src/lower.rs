@@ -650,6 +650,9 @@ impl<'a> Cx<'a> {
                         self.lower_dispatch(op, type_, ops, &what)
                     }
                     BrigOpcode::NOP => Ok(()),
+                    BrigOpcode::CLEARDETECTEXCEPT
+                    | BrigOpcode::SETDETECTEXCEPT
+                    | BrigOpcode::GETDETECTEXCEPT => self.lower_detect(op, ops, &what),
                     _ if type_.is_packed() => self.lower_packed(code, ops, &what),
                     _ if is_float => {
                         let mods = match code {

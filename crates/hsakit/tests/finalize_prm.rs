@@ -13,6 +13,7 @@
 //!   results depend on the wavefront;
 //! - `prm_4_10_initializers` (PRM 4.10): gccbrig-11 lacks aggregate
 //!   initializers; `prm_10_5_align` (PRM 10.5): a variadic argument;
+//! - `prm_11_2_detectexcept` (PRM 11.2): per-wave DETECT flags;
 //! - `conf_segment` (PRM 5.16, 5.17): gccbrig-11 gets `ftos` of a `stof`
 //!   group address wrong.
 
@@ -305,4 +306,11 @@ fn conf_segment_conversions_round_trip() {
     // not global.
     let want: Vec<u32> = (0..128u32).flat_map(|i| [4 * (i % 64) + 1, 1, 0]).collect();
     check_on_targets("conf_segment", "&segment_conversion", "128", "64", &want);
+}
+
+#[test]
+fn prm_11_2_detect_flags_are_set_cleared_and_read() {
+    // PRM 11.2: only bits 0..4 exist; set ORs, clear removes.
+    let want: Vec<u32> = (0..128).flat_map(|_| [0x15, 0x10, 0x1f, 0, 0x0a]).collect();
+    check_on_targets("prm_11_2_detectexcept", "&detect", "128", "64", &want);
 }
