@@ -27,7 +27,8 @@ const HWREG_TRAPSTS_EXCP: i64 = 3 | (6 - 1) << 11;
 /// The TRAPSTS.EXCP bit of each DETECT exception bit of PRM 11.2, in
 /// order: INVALID_OPERATION (invalid), DIVIDE_BY_ZERO (float divide by
 /// zero), OVERFLOW, UNDERFLOW, INEXACT. EXCP bit 1 (input denormal) has
-/// no HSAIL exception.
+/// no HSAIL exception. The order is that of the exception enables in
+/// COMPUTE_PGM_RSRC2 bits 24..30 (AMDGPUUsage).
 const EXCP_OF_DETECT: [u32; 5] = [0, 2, 3, 4, 5];
 
 /// The TRAPSTS.EXCP bits of a DETECT exception mask.
