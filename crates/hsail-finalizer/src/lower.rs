@@ -445,6 +445,7 @@ impl<'a> Cx<'a> {
     /// kernel, and goes to the call's continuation for a function.
     fn lower_body(&mut self, cb: &'a CodeBlock, ret: call::RetTo) -> Result<usize> {
         let brig_err = |e: brig::BrigError| Error::Invalid(e.to_string());
+        self.check_break_policy(cb)?;
         let base = self.f.blocks.len();
         let mut label_block = HashMap::new();
         for (i, b) in cb.blocks.iter().enumerate() {

@@ -14,6 +14,7 @@
 //! - `prm_4_10_initializers` (PRM 4.10): gccbrig-11 lacks aggregate
 //!   initializers; `prm_10_5_align` (PRM 10.5): a variadic argument;
 //! - `prm_11_2_detectexcept` (PRM 11.2): per-wave DETECT flags;
+//! - the BREAK exception policy (PRM 13.4), which must be refused;
 //! - `conf_segment` (PRM 5.16, 5.17): gccbrig-11 gets `ftos` of a `stof`
 //!   group address wrong.
 
@@ -313,4 +314,31 @@ fn prm_11_2_detect_flags_are_set_cleared_and_read() {
     // PRM 11.2: only bits 0..4 exist; set ORs, clear removes.
     let want: Vec<u32> = (0..128).flat_map(|_| [0x15, 0x10, 0x1f, 0, 0x0a]).collect();
     check_on_targets("prm_11_2_detectexcept", "&detect", "128", "64", &want);
+}
+
+#[test]
+fn prm_13_4_break_policy_is_refused_with_a_location() {
+    // PRM 13.4: the finalizer must report an error when the BREAK policy is
+    // enabled for an exception it does not support (here: any), also from
+    // a called function; `enablebreakexceptions 0` is fine
+    // (prm_13_4_control).
+    let source = "module &B:1:0:$full:$large:$default;\n\
+                  function &f()()\n{\n    enablebreakexceptions 0x2;\n};\n\
+                  kernel &k()\n{\n    {\n        call &f()();\n    }\n};\n";
+    let dir = oracles::Scratch::new("finalize-prm");
+    let file = dir.path("break.hsail");
+    std::fs::write(&file, source).expect("cannot write the kernel");
+    let out = Command::new(env!("CARGO_BIN_EXE_hsakit"))
+        .arg("finalize")
+        .arg(&file)
+        .args(["--mcpu", "gfx90a", "-o"])
+        .arg(dir.path("break.co"))
+        .output()
+        .expect("cannot run hsakit");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "accepted enablebreakexceptions 0x2");
+    assert!(
+        stderr.contains("break.hsail:4:5") && stderr.contains("BREAK exception policy"),
+        "{stderr}"
+    );
 }

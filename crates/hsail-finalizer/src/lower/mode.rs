@@ -14,9 +14,12 @@
 
 use amdgpu_codegen::Opnd;
 use amdgpu_isa::gfx9::Operand;
-use brig::{BrigModule, BrigOpcode, BrigProfile, BrigRound, Code, OperandOffset};
+use brig::{
+    BrigControlDirective, BrigModule, BrigOpcode, BrigProfile, BrigRound, Code, OperandOffset,
+};
+use hsail::validate::CodeBlock;
 
-use super::{Cx, Src, r};
+use super::{Cx, Src, const_of, r};
 use crate::Result;
 
 /// `simm16` of `hwreg(HW_REG_TRAPSTS, 0, 6)`: the EXCP status bits the
@@ -241,5 +244,39 @@ impl Cx<'_> {
         }
         self.emit("s_setreg_b32", vec![Opnd::imm(HWREG_TRAPSTS_EXCP), r(excp)])?;
         self.emit("s_nop", vec![Opnd::imm(1)])
+    }
+
+    /// Refuses `enablebreakexceptions` with any of the five exceptions in
+    /// code block `cb` (PRM 13.4: the finalizer must report an error for an
+    /// exception the BREAK policy does not support, and there is no trap
+    /// handler to break to). DETECT needs nothing: the flags are always
+    /// recorded.
+    pub(super) fn check_break_policy(&mut self, cb: &CodeBlock) -> Result<()> {
+        let (start, end) = (cb.start.get(), cb.end.get());
+        let mut at = None;
+        for entry in self.m.code_entries() {
+            let Ok((offset, Code::DirectiveControl(d))) = entry else {
+                continue;
+            };
+            let in_block = (start..end).contains(&offset.get());
+            if !in_block || d.control != BrigControlDirective::ENABLEBREAKEXCEPTIONS {
+                continue;
+            }
+            let mask = self
+                .m
+                .operand_list(d.operands)
+                .ok()
+                .and_then(|ops| ops.first().and_then(|&o| const_of(self.m, o)));
+            if mask.is_none_or(|m| m & 0x1f != 0) {
+                at = Some(offset.get());
+            }
+        }
+        match at {
+            Some(offset) => {
+                self.at = offset;
+                Err(self.unsupported("the BREAK exception policy (enablebreakexceptions)".into()))
+            }
+            None => Ok(()),
+        }
     }
 }
