@@ -179,6 +179,29 @@ pub(crate) fn lower_kernel(
     opts: &Options,
     t: Target,
 ) -> Result<LoweredKernel> {
+    // Without scratch inputs first; with them when registers must spill.
+    match lower_kernel_with(m, info, data, cb, loc, opts, t, false) {
+        Err(Error::Codegen {
+            source: amdgpu_codegen::Error::NeedsScratch { .. },
+            ..
+        }) => lower_kernel_with(m, info, data, cb, loc, opts, t, true),
+        other => other,
+    }
+}
+
+/// [`lower_kernel`], with the scratch inputs enabled when the kernel has
+/// private variables or `spill_space` is set.
+#[allow(clippy::too_many_arguments)]
+fn lower_kernel_with(
+    m: &BrigModule<'_>,
+    info: &hsail::validate::ModuleInfo,
+    data: &ModuleData,
+    cb: &CodeBlock,
+    loc: &Locator<'_>,
+    opts: &Options,
+    t: Target,
+    spill_space: bool,
+) -> Result<LoweredKernel> {
     let name = cb.name.trim_start_matches('&').to_string();
     let brig_err = |e: brig::BrigError| Error::Invalid(e.to_string());
     let (module_syms, code_blocks) = (&info.symbols, &info.code_blocks);
@@ -241,6 +264,7 @@ pub(crate) fn lower_kernel(
 
     // The wave layout those enables give.
     let mut kd = KernelDirectives::new();
+    let scratch_on = private_size > 0 || spill_space;
     let pre = [
         ("user_sgpr_dispatch_ptr", u64::from(uses.dispatch_ptr)),
         ("user_sgpr_kernarg_segment_ptr", u64::from(uses.kernarg_ptr)),
@@ -260,10 +284,10 @@ pub(crate) fn lower_kernel(
         ),
         ("next_free_vgpr", 4),
         ("next_free_sgpr", 8),
-        ("user_sgpr_flat_scratch_init", u64::from(private_size > 0)),
+        ("user_sgpr_flat_scratch_init", u64::from(scratch_on)),
         (
             "system_sgpr_private_segment_wavefront_offset",
-            u64::from(private_size > 0),
+            u64::from(scratch_on),
         ),
     ];
     for (n, v) in pre {
@@ -304,7 +328,7 @@ pub(crate) fn lower_kernel(
         restructured: false,
     };
     cx.prologue(&layout)?;
-    cx.scratch_setup(&layout, private_size)?;
+    cx.scratch_setup(&layout, private_size, scratch_on)?;
 
     cx.lower_body(cb, call::RetTo::Exit)?;
     if cx.restructured {
