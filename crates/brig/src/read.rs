@@ -492,6 +492,13 @@ impl<'a> Operand<'a> {
     }
 }
 
+/// An empty list of entry offsets with room for every entry of `bytes`
+/// bytes of entries (at least 4 bytes each), so the walks never grow it;
+/// not zeroed: only the pages written are touched.
+fn entry_offsets(bytes: usize) -> Vec<u32> {
+    Vec::with_capacity(bytes / 4 + 1)
+}
+
 const DATA: BrigSectionIndex = BrigSectionIndex::DATA;
 const CODE: BrigSectionIndex = BrigSectionIndex::CODE;
 const OPERAND: BrigSectionIndex = BrigSectionIndex::OPERAND;
@@ -798,8 +805,7 @@ impl<'a> BrigModule<'a> {
         let b = sec.bytes;
         let end = b.len();
         let first = sec.first_entry() as usize;
-        let mut offsets = vec![0u32; end.saturating_sub(first) / 4 + 1];
-        let mut n = 0;
+        let mut offsets = entry_offsets(end.saturating_sub(first));
         let mut at = first;
         while at < end {
             let h = b.get(at..at + 4)?;
@@ -808,11 +814,9 @@ impl<'a> BrigModule<'a> {
             if total > end - at {
                 return None;
             }
-            *offsets.get_mut(n)? = at as u32;
-            n += 1;
+            offsets.push(at as u32);
             at += total;
         }
-        offsets.truncate(n);
         offsets.shrink_to_fit();
         let mut words = vec![0u64; end.div_ceil(4 * 64)];
         for &o in &offsets {
@@ -867,10 +871,8 @@ impl<'a> BrigModule<'a> {
         } else {
             &MIN_OPERAND_ENTRY
         };
-        // Room for every possible entry (at least 4 bytes each), zeroed
-        // lazily by the allocator: only the pages written are touched.
-        let mut offsets = vec![0u32; end.saturating_sub(first) / 4 + 1];
-        let mut n = 0;
+        let mut offsets = entry_offsets(end.saturating_sub(first));
+        let mut words = vec![0u64; end.div_ceil(4 * 64)];
         let mut at = first;
         while at < end {
             let h = b.get(at..at + 4)?;
@@ -885,17 +887,12 @@ impl<'a> BrigModule<'a> {
             if bc < usize::from(min) || bc & 3 != 0 || bc > end - at {
                 return None;
             }
-            *offsets.get_mut(n)? = at as u32;
-            n += 1;
+            offsets.push(at as u32);
+            let w = at / 4;
+            *words.get_mut(w / 64)? |= 1 << (w % 64);
             at += bc;
         }
-        offsets.truncate(n);
         offsets.shrink_to_fit();
-        let mut words = vec![0u64; end.div_ceil(4 * 64)];
-        for &o in &offsets {
-            let w = (o / 4) as usize;
-            *words.get_mut(w / 64)? |= 1 << (w % 64);
-        }
         Some(EntryStarts { offsets, words })
     }
 

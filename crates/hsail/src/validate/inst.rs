@@ -221,6 +221,9 @@ pub fn check_inst(
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Shape {
     bytes: [u8; SHAPE_BYTES],
+    /// How many of `bytes` are used (equal shapes have equal lengths:
+    /// only those bytes are hashed).
+    len: u8,
 }
 
 const SHAPE_BYTES: usize = 64;
@@ -234,7 +237,8 @@ impl core::fmt::Debug for Shape {
 impl core::hash::Hash for Shape {
     #[inline]
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        for w in self.bytes.chunks_exact(8) {
+        let words = usize::from(self.len).div_ceil(8);
+        for w in self.bytes.chunks_exact(8).take(words) {
             state.write_u64(u64::from_le_bytes([
                 w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7],
             ]));
@@ -276,6 +280,15 @@ impl ShapeRegs {
 }
 
 impl ShapeBuf {
+    /// Appends `N` bytes (a fixed size, so no copy loop).
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, b: [u8; N]) -> Option<()> {
+        let at = self.len;
+        self.shape.bytes.get_mut(at..at + N)?.copy_from_slice(&b);
+        self.len += N;
+        Some(())
+    }
+
     #[inline]
     fn push(&mut self, b: &[u8]) -> Option<()> {
         let at = self.len;
@@ -301,6 +314,7 @@ impl Shape {
         let mut k = ShapeBuf {
             shape: Self {
                 bytes: [0; SHAPE_BYTES],
+                len: 0,
             },
             len: 0,
             regs: ShapeRegs {
@@ -311,32 +325,40 @@ impl Shape {
         // BrigInstBase: base (4), opcode (2), type (2), operands (4).
         k.push(bytes.get(..8)?)?;
         k.push(bytes.get(12..)?)?;
-        k.push(&[0xff, operands.len() as u8])?;
+        k.put([0xff, operands.len() as u8])?;
         for i in 0..operands.len() {
-            let o = operands.get(i)?;
-            shape_operand(m, &mut k, o, false)?;
+            // Registers (most operands) inline, the rest out of line.
+            match operands.get(i)? {
+                Operand::Register(r) => shape_register(&mut k, r, false)?,
+                o => shape_operand(m, &mut k, o, false)?,
+            }
         }
+        k.shape.len = k.len as u8;
         Some((k.shape, k.regs))
+    }
+}
+
+/// A register's part of a shape: its class (and number, in a vector).
+#[inline(always)]
+fn shape_register(k: &mut ShapeBuf, r: &brig::BrigOperandRegister, in_list: bool) -> Option<()> {
+    k.regs.push(r)?;
+    let c = r.reg_kind.raw().to_le_bytes();
+    if in_list {
+        let n = r.reg_num.get().to_le_bytes();
+        k.put([1, c[0], c[1], n[0], n[1]])
+    } else {
+        k.put([1, c[0], c[1]])
     }
 }
 
 fn shape_operand(m: &Index<'_>, k: &mut ShapeBuf, o: Operand<'_>, in_list: bool) -> Option<()> {
     match o {
-        Operand::Register(r) => {
-            k.regs.push(r)?;
-            let c = r.reg_kind.raw().to_le_bytes();
-            if in_list {
-                let n = r.reg_num.get().to_le_bytes();
-                k.push(&[1, c[0], c[1], n[0], n[1]])
-            } else {
-                k.push(&[1, c[0], c[1]])
-            }
-        }
+        Operand::Register(r) => shape_register(k, r, in_list),
         Operand::ConstantBytes(c) => {
             let len = m.data_bytes(c.bytes).ok()?.len();
-            k.push(&[2, u8::try_from(len).ok()?])
+            k.put([2, u8::try_from(len).ok()?])
         }
-        Operand::Wavesize(_) => k.push(&[3]),
+        Operand::Wavesize(_) => k.put([3]),
         Operand::Address(a) if !in_list => {
             let reg = match a.reg.non_null() {
                 None => [0xff; 2],
@@ -357,15 +379,15 @@ fn shape_operand(m: &Index<'_>, k: &mut ShapeBuf, o: Operand<'_>, in_list: bool)
             };
             let off = a.offset.get();
             let wide = off > u64::from(u32::MAX) && (off as i64) < i64::from(i32::MIN);
-            k.push(&[4, reg[0], reg[1], seg, u8::from(wide)])
+            k.put([4, reg[0], reg[1], seg, u8::from(wide)])
         }
         Operand::CodeRef(r) if !in_list => {
             let kind = m.code(r.ref_).ok()?.kind().raw().to_le_bytes();
-            k.push(&[5, kind[0], kind[1]])
+            k.put([5, kind[0], kind[1]])
         }
         Operand::OperandList(l) if !in_list => {
             let elems = m.operand_list_ref(l.elements).ok()?;
-            k.push(&[6, u8::try_from(elems.len()).ok()?])?;
+            k.put([6, u8::try_from(elems.len()).ok()?])?;
             for &e in elems {
                 shape_operand(m, k, m.operand(e).ok()?, true)?;
             }
