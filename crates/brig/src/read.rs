@@ -430,6 +430,7 @@ impl<'a> Code<'a> {
 }
 
 impl<'a> Operand<'a> {
+    #[inline]
     fn from_bytes(bytes: &'a [u8]) -> Option<Self> {
         let base = view!(bytes, BrigBase);
         Some(match base.kind {
@@ -1139,17 +1140,10 @@ impl<'a> BrigModule<'a> {
 
     #[inline(always)]
     fn entry_bytes(&self, which: BrigSectionIndex, offset: u32, what: &str) -> Result<&'a [u8]> {
-        let i = which.raw() as usize;
-        let at = offset as usize;
-        let sec = self.std[i];
-        if self.starts[i].contains(offset)
-            && at != 0
-            && let Some(b) = sec.get(at..at + 2)
-            && let Some(bytes) = sec.get(at..at + u16::from_le_bytes([b[0], b[1]]) as usize)
-        {
-            return Ok(bytes);
+        match self.try_entry_bytes(which, offset) {
+            Some(bytes) => Ok(bytes),
+            None => Err(self.bad_entry(which, offset, what)),
         }
-        Err(self.bad_entry(which, offset, what))
     }
 
     /// The raw bytes of the `hsa_code` entry at `offset` (`byte_count` of them).
@@ -1175,6 +1169,32 @@ impl<'a> BrigModule<'a> {
                 "entry too small for its kind",
             )
         })
+    }
+
+    /// [`code`](Self::code) without the error: `None` where `code` fails
+    /// (for hot paths that only need to know).
+    #[inline(always)]
+    pub fn try_code(&self, offset: CodeOffset) -> Option<Code<'a>> {
+        Code::from_bytes(self.try_entry_bytes(CODE, offset.get())?)
+    }
+
+    /// [`operand`](Self::operand) without the error: `None` where
+    /// `operand` fails (for hot paths that only need to know).
+    #[inline(always)]
+    pub fn try_operand(&self, offset: OperandOffset) -> Option<Operand<'a>> {
+        Operand::from_bytes(self.try_entry_bytes(OPERAND, offset.get())?)
+    }
+
+    /// What [`Self::entry_bytes`] returns, as an `Option`.
+    #[inline(always)]
+    fn try_entry_bytes(&self, which: BrigSectionIndex, offset: u32) -> Option<&'a [u8]> {
+        let at = offset as usize;
+        let sec = self.std[which.raw() as usize];
+        if !self.starts[which.raw() as usize].contains(offset) || at == 0 {
+            return None;
+        }
+        let b = sec.get(at..at + 2)?;
+        sec.get(at..at + u16::from_le_bytes([b[0], b[1]]) as usize)
     }
 
     /// The `hsa_operand` entry at `offset`.

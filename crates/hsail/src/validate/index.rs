@@ -232,6 +232,20 @@ impl<'a> Index<'a> {
         self.m.code(offset)
     }
 
+    /// The code entry at `offset`, if there is one (see
+    /// [`BrigModule::try_code`]).
+    #[inline]
+    pub fn try_code(&self, offset: CodeOffset) -> Option<Code<'a>> {
+        self.m.try_code(offset)
+    }
+
+    /// The operand entry at `offset`, if there is one (see
+    /// [`BrigModule::try_operand`]).
+    #[inline]
+    pub fn try_operand(&self, offset: OperandOffset) -> Option<Operand<'a>> {
+        self.m.try_operand(offset)
+    }
+
     /// The operand entry at `offset`.
     #[inline]
     pub fn operand(&self, offset: OperandOffset) -> Result<Operand<'a>, BrigError> {
@@ -324,8 +338,8 @@ impl<'a> Index<'a> {
             return false;
         }
         for (i, &o) in list.iter().enumerate() {
-            match self.m.operand(o) {
-                Ok(op) if super::structure::is_inst_operand_kind(op.kind()) => {
+            match self.m.try_operand(o) {
+                Some(op) if super::structure::is_inst_operand_kind(op.kind()) => {
                     out.offsets[i] = o;
                     out.entries[i] = Some(op);
                 }
