@@ -170,38 +170,43 @@ struct Cx<'a> {
     restructured: bool,
 }
 
-pub(crate) fn lower_kernel(
-    m: &BrigModule<'_>,
-    info: &hsail::validate::ModuleInfo,
-    data: &ModuleData,
-    cb: &CodeBlock,
-    loc: &Locator<'_>,
-    opts: &Options,
-    t: Target,
-) -> Result<LoweredKernel> {
-    // Without scratch inputs first; with them when registers must spill.
-    match lower_kernel_with(m, info, data, cb, loc, opts, t, false) {
+/// What lowering one kernel needs from the module and the options.
+pub(crate) struct KernelJob<'a> {
+    pub m: &'a BrigModule<'a>,
+    pub info: &'a hsail::validate::ModuleInfo,
+    pub data: &'a ModuleData,
+    pub loc: &'a Locator<'a>,
+    pub opts: &'a Options,
+    pub t: Target,
+}
+
+/// Lowers and compiles kernel `cb`: without scratch inputs first, again
+/// with them when the back end must spill registers.
+pub(crate) fn lower_kernel(job: &KernelJob<'_>, cb: &CodeBlock) -> Result<LoweredKernel> {
+    match lower_kernel_with(job, cb, false) {
         Err(Error::Codegen {
             source: amdgpu_codegen::Error::NeedsScratch { .. },
             ..
-        }) => lower_kernel_with(m, info, data, cb, loc, opts, t, true),
+        }) => lower_kernel_with(job, cb, true),
         other => other,
     }
 }
 
 /// [`lower_kernel`], with the scratch inputs enabled when the kernel has
 /// private variables or `spill_space` is set.
-#[allow(clippy::too_many_arguments)]
 fn lower_kernel_with(
-    m: &BrigModule<'_>,
-    info: &hsail::validate::ModuleInfo,
-    data: &ModuleData,
+    job: &KernelJob<'_>,
     cb: &CodeBlock,
-    loc: &Locator<'_>,
-    opts: &Options,
-    t: Target,
     spill_space: bool,
 ) -> Result<LoweredKernel> {
+    let KernelJob {
+        m,
+        info,
+        data,
+        loc,
+        opts,
+        t,
+    } = *job;
     let name = cb.name.trim_start_matches('&').to_string();
     let brig_err = |e: brig::BrigError| Error::Invalid(e.to_string());
     let (module_syms, code_blocks) = (&info.symbols, &info.code_blocks);
