@@ -12,6 +12,8 @@
 //! // arg: buf 1024 random      (fill: zero | random | iota32 | f32 | f64 | f16)
 //! // arg: u32 77               (also s32, u64, s64, f32, f64)
 //! // gccbrig: skip REASON      (gccbrig is known wrong: the two targets only)
+//! // targets: differ REASON    (outputs are target-specific, e.g. the clock:
+//! //                            the targets are not compared with each other)
 //! ```
 //!
 //! One `// arg:` line per kernel argument, in order; buffers are passed
@@ -118,6 +120,10 @@ struct Header {
     args: Vec<Arg>,
     /// Why gccbrig is not run (`// gccbrig: skip REASON`).
     skip: Option<String>,
+    /// Why the two targets' outputs are not compared with each other
+    /// (`// targets: differ REASON`, e.g. the clock or `maxwaveid`); both
+    /// must still run, and gccbrig, unless skipped, is compared with each.
+    targets_differ: Option<String>,
 }
 
 /// Parses the header of the leading comment block of `text`; `Ok(None)`
@@ -125,7 +131,7 @@ struct Header {
 fn parse_header(text: &str) -> Result<Option<Header>, String> {
     let mut test = None;
     let mut args = Vec::new();
-    let mut skip = None;
+    let (mut skip, mut targets_differ) = (None, None);
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() {
@@ -141,17 +147,15 @@ fn parse_header(text: &str) -> Result<Option<Header>, String> {
         } else if let Some(rest) = comment.strip_prefix("arg:") {
             args.push(parse_arg_line(rest).map_err(at)?);
         } else if let Some(rest) = comment.strip_prefix("gccbrig:") {
-            let reason = rest.trim().strip_prefix("skip").map(str::trim);
-            match reason {
-                Some(r) if !r.is_empty() => skip = Some(r.to_owned()),
-                _ => return Err(at("expected `// gccbrig: skip REASON`".into())),
-            }
+            skip = Some(reason(rest, "gccbrig", "skip").map_err(at)?);
+        } else if let Some(rest) = comment.strip_prefix("targets:") {
+            targets_differ = Some(reason(rest, "targets", "differ").map_err(at)?);
         }
     }
     let Some((kernel, grid, group)) = test else {
-        return match args.is_empty() && skip.is_none() {
+        return match args.is_empty() && skip.is_none() && targets_differ.is_none() {
             true => Ok(None),
-            false => Err("`// arg:` or `// gccbrig:` without a `// test:` line".into()),
+            false => Err("header lines without a `// test:` line".into()),
         };
     };
     Ok(Some(Header {
@@ -160,7 +164,16 @@ fn parse_header(text: &str) -> Result<Option<Header>, String> {
         group,
         args,
         skip,
+        targets_differ,
     }))
+}
+
+/// The REASON of `// KEY: WORD REASON` (`rest` follows the colon).
+fn reason(rest: &str, key: &str, word: &str) -> Result<String, String> {
+    match rest.trim().strip_prefix(word).map(str::trim) {
+        Some(r) if !r.is_empty() => Ok(r.to_owned()),
+        _ => Err(format!("expected `// {key}: {word} REASON`")),
+    }
 }
 
 /// `kernel=&name grid=X[,Y[,Z]] group=X[,Y[,Z]]`.
@@ -594,14 +607,19 @@ fn check_file(file: &Path, h: &Header, with_gccbrig: bool) -> Vec<String> {
             Err(e) => failures.push(format!("{name}: hsakit run --mcpu {mcpu}: {e}")),
         }
     }
+    let mut with_oracle = false;
     if h.skip.is_none() && with_gccbrig {
         match run_gccbrig(&dir, file, h, &inputs) {
             // The oracle first: every target is compared with it.
-            Ok(out) => runs.insert(0, ("gccbrig".to_owned(), out)),
+            Ok(out) => {
+                runs.insert(0, ("gccbrig".to_owned(), out));
+                with_oracle = true;
+            }
             Err(e) => failures.push(format!("{name}: gccbrig: {e}")),
         }
     }
-    if let Some((reference, others)) = runs.split_first() {
+    let compared = with_oracle || h.targets_differ.is_none();
+    if let Some((reference, others)) = runs.split_first().filter(|_| compared) {
         for (run_name, out) in others {
             let (ref_name, ref_out) = reference;
             failures.extend(compare_runs(&name, h, (ref_name, ref_out), (run_name, out)));
@@ -1036,6 +1054,7 @@ fn random_kernels_match_gccbrig() {
                 group: group.into(),
                 args: vec![buf(RAND_BYTES, Fill::Random), buf(RAND_BYTES, Fill::Zero)],
                 skip: None,
+                targets_differ: None,
             };
             (file, h)
         })
@@ -1138,6 +1157,7 @@ fn min_max_of_nans_follow_the_prm() {
             },
         ],
         skip: None,
+        targets_differ: None,
     };
     let file = oracles::workspace_root().join("tests/finalize/minmax_nan.hsail");
     let inputs = vec![bytes(|p| p.0), bytes(|p| p.1), vec![0; 8 * n]];
@@ -1282,6 +1302,11 @@ fn headers_parse_with_located_errors() {
         }
     );
     assert_eq!(h.skip.as_deref(), Some("mulhi ICE"));
+    assert_eq!(h.targets_differ, None);
+    let h = parse_header("// test: kernel=&k grid=1 group=1\n// targets: differ clock")
+        .unwrap()
+        .unwrap();
+    assert_eq!(h.targets_differ.as_deref(), Some("clock"));
     assert_eq!(parse_header("// nothing\nmodule &m;").unwrap(), None);
     for (bad, needle) in [
         ("// test: kernel=&k grid=0 group=1", "line 1: grid="),
@@ -1302,6 +1327,10 @@ fn headers_parse_with_located_errors() {
             "line 2: expected",
         ),
         ("// arg: u32 1", "without a `// test:`"),
+        (
+            "// test: kernel=&k grid=1 group=1\n// targets: same",
+            "line 2: expected `// targets: differ REASON`",
+        ),
     ] {
         let e = parse_header(bad).unwrap_err();
         assert!(e.contains(needle), "{bad:?}: {e}");
