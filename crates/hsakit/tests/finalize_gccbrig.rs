@@ -725,6 +725,38 @@ const RAND_OPS64: [&str; 11] = [
     "shl_u64", "shr_u64", "shr_s64",
 ];
 
+/// Bit-string, multiply-add and carry instructions (PRM 5.3-5.7), as
+/// templates for [`RandKernel::template`]. Operands are kept where the
+/// PRM defines the result: bit fields within the register (offset plus
+/// width at most its length), 23-bit operands of 24-bit multiplies,
+/// 64-bit divisors positive and at least 2.
+const RAND_BITS: [&str; 24] = [
+    "popcount_u32_b32 {s}, {s}",
+    "popcount_u32_b64 {s}, {d}",
+    "bitrev_b32 {s}, {s}",
+    "bitrev_b64 {d}, {d}",
+    "firstbit_u32_u32 {s}, {s}",
+    "firstbit_u32_s32 {s}, {s}",
+    "firstbit_u32_u64 {s}, {d}",
+    "lastbit_u32_u32 {s}, {s}",
+    "lastbit_u32_s64 {s}, {d}",
+    "and_b32 $s23, {s}, 15; and_b32 $s24, {s}, 15; bitextract_u32 {s}, {s}, $s23, $s24",
+    "and_b32 $s23, {s}, 15; and_b32 $s24, {s}, 15; bitextract_s32 {s}, {s}, $s23, $s24",
+    "and_b32 $s23, {s}, 31; and_b32 $s24, {s}, 31; bitextract_u64 {d}, {d}, $s23, $s24",
+    "and_b32 $s23, {s}, 15; and_b32 $s24, {s}, 15; bitinsert_u32 {s}, {s}, {s}, $s23, $s24",
+    "and_b32 $s23, {s}, 31; and_b32 $s24, {s}, 31; bitinsert_s64 {d}, {d}, {d}, $s23, $s24",
+    "and_b32 $s23, {s}, 15; and_b32 $s24, {s}, 15; bitmask_b32 {s}, $s23, $s24",
+    "bitselect_b32 {s}, {s}, {s}, {s}",
+    "bitselect_b64 {d}, {d}, {d}, {d}",
+    "mad_u32 {s}, {s}, {s}, {s}",
+    "mad_u64 {d}, {d}, {d}, {d}",
+    "and_b32 $s23, {s}, 0x7fffff; and_b32 $s24, {s}, 0x7fffff; mul24_s32 {s}, $s23, $s24",
+    "and_b32 $s23, {s}, 0x7fffff; and_b32 $s24, {s}, 0x7fffff; mad24_u32 {s}, $s23, $s24, {s}",
+    "carry_u32 {s}, {s}, {s}",
+    "borrow_u64 {d}, {d}, {d}",
+    "shr_u64 $d8, {d}, 1; or_b64 $d8, $d8, 2; div_s64 {d}, {d}, $d8; rem_u64 {d}, {d}, $d8",
+];
+
 /// Compare operations of conditions.
 const RAND_CMPS: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
 
@@ -763,7 +795,7 @@ impl RandKernel {
     /// One straight-line instruction (or a short defined sequence).
     fn simple(&mut self) {
         let (d, a) = (self.s(), self.s());
-        match self.rng.below(14) {
+        match self.rng.below(16) {
             0..=3 => {
                 let op = *self.rng.pick(&RAND_OPS32);
                 // Often an accumulation, which carries values around loops.
@@ -805,7 +837,11 @@ impl RandKernel {
                 self.line(&format!("{op} {d}, {da}"));
             }
             10 | 11 => self.float_op(&d, &a),
-            _ => self.own_memory(&d),
+            12 | 13 => self.own_memory(&d),
+            _ => {
+                let template = *self.rng.pick(&RAND_BITS);
+                self.template(template);
+            }
         }
     }
 
@@ -834,6 +870,23 @@ impl RandKernel {
             self.line(&format!("st_{seg}_{st} {reg}, {addr}"));
         } else {
             self.line(&format!("ld_{seg}_{ld} {reg}, {addr}"));
+        }
+    }
+
+    /// One instruction (or short sequence) of a [`RAND_BITS`] template,
+    /// each `{s}` replaced by a random `$s` register and `{d}` by a `$d`.
+    fn template(&mut self, template: &str) {
+        let mut text = template.to_owned();
+        while let Some(at) = text.find("{s}").or_else(|| text.find("{d}")) {
+            let reg = if &text[at..at + 3] == "{s}" {
+                self.s()
+            } else {
+                self.d()
+            };
+            text.replace_range(at..at + 3, &reg);
+        }
+        for inst in text.split(';') {
+            self.line(inst.trim());
         }
     }
 
