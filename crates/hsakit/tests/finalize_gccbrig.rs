@@ -64,6 +64,7 @@ const SCALARS: [ScalarKind; 6] = [
     scalar("f64", "f64", 8),
 ];
 
+/// A [`ScalarKind`] (for the table).
 const fn scalar(name: &'static str, hsakit: &'static str, size: usize) -> ScalarKind {
     ScalarKind { name, hsakit, size }
 }
@@ -86,10 +87,12 @@ struct FloatFormat {
     frac: u32,
 }
 
+/// binary16, binary32 and binary64.
 const F16: FloatFormat = float(2, 5, 10);
 const F32: FloatFormat = float(4, 8, 23);
 const F64: FloatFormat = float(8, 11, 52);
 
+/// A [`FloatFormat`] (for the constants).
 const fn float(bytes: usize, exp: u32, frac: u32) -> FloatFormat {
     FloatFormat { bytes, exp, frac }
 }
@@ -700,13 +703,19 @@ fn finalizer_matches_gccbrig() {
     );
 }
 
-// Random kernels: integer and f32 code over the instructions the
-// finalizer supports, with divergent if/else, loops of data-dependent length,
-// early loop exits and (where control flow is uniform) exchanges through
-// group memory with barriers; every operation is defined for every input (divisors
-// are made non-zero and positive, shifts take their amount modulo the
-// width, NaN results are made canonical), so gccbrig and the targets must
-// agree bit for bit.
+// Random kernels: integer, bit-string and f32 code over the instructions
+// the finalizer supports, with divergent if/else, loops of data-dependent
+// length, early loop exits, loads and stores of memory only the
+// work-item uses, and (where control flow is uniform) exchanges through
+// group memory with barriers. Every operation gets operands for which the
+// PRM defines its result (divisors non-zero and positive, bit fields
+// inside the register, NaN results made canonical, quiet NaNs only for
+// min/max), so gccbrig and the targets must agree bit for bit.
+//
+// Registers: values `$s1..$s8`, `$d3..$d6`; temporaries `$s9..$s11`,
+// `$s20`, `$s21`, `$s23`, `$s24`, `$d1`, `$d2`, `$d8`; loop counters and bounds
+// `$s12..$s19`; `$d7` and `$s22` address the work-item's own global slot
+// and group word; conditions `$c0..$c3` (by depth) and `$c7`.
 
 /// Value registers of random kernels: `$s1..=$s8` and `$d3..=$d6`, all
 /// loaded from the input and stored to the output.
@@ -768,16 +777,19 @@ struct RandKernel {
 }
 
 impl RandKernel {
+    /// Appends one instruction (without its `;`).
     fn line(&mut self, inst: &str) {
         self.text.push_str("    ");
         self.text.push_str(inst);
         self.text.push_str(";\n");
     }
 
+    /// A random 32-bit value register.
     fn s(&mut self) -> String {
         format!("$s{}", 1 + self.rng.below(RAND_S as usize))
     }
 
+    /// A random 64-bit value register.
     fn d(&mut self) -> String {
         let n = RAND_D.end() - RAND_D.start() + 1;
         format!("$d{}", RAND_D.start() + self.rng.below(n as usize) as u32)
@@ -949,6 +961,7 @@ impl RandKernel {
         c
     }
 
+    /// A fresh label `@WHATn`.
     fn label(&mut self, what: &str) -> String {
         self.labels += 1;
         format!("@{what}{}", self.labels)
