@@ -72,64 +72,30 @@ enum Event {
 /// Recent events and the wait states since each (smallest over paths).
 type State = BTreeMap<Event, u8>;
 
-/// One row of the table: the wait states it needs and the events the
-/// instruction must be that far from.
-struct Row {
-    /// The table row, for documentation and tests.
-    #[allow(dead_code)]
-    what: &'static str,
-    wait: u8,
-    /// Pushes the events `inst` must wait for under this row.
-    needs: fn(&Inst, &mut Vec<Event>),
-}
+/// One row of the table: the wait states it needs, and a function that
+/// pushes the events an instruction must be that far from under it.
+type Row = (u8, fn(&Inst, &mut Vec<Event>));
 
 /// The rows (see the module docs).
 const ROWS: &[Row] = &[
-    Row {
-        what: "VALU writes SGPR -> VMEM reads that SGPR",
-        wait: 5,
-        needs: vmem_reads_sgpr,
-    },
-    Row {
-        what: "VALU writes VCC -> v_div_fmas",
-        wait: 4,
-        needs: div_fmas,
-    },
-    Row {
-        what: "VALU writes SGPR/VCC -> v_readlane/v_writelane lane select",
-        wait: 4,
-        needs: lane_select,
-    },
-    Row {
-        what: "VALU writes VCC/EXEC -> VALU reads VCCZ/EXECZ",
-        wait: 5,
-        needs: reads_vccz_execz,
-    },
-    Row {
-        what: "s_setreg -> s_getreg/s_setreg of the same hwreg",
-        wait: 2,
-        needs: hwreg_access,
-    },
-    Row {
-        what: "SALU writes M0 -> sendmsg/movrel/GDS/add-TID/LDS DMA/VINTRP",
-        wait: 1,
-        needs: reads_m0,
-    },
-    Row {
-        what: "VMEM store > 64 bits -> VALU writes its data VGPRs",
-        wait: 1,
-        needs: overwrites_store_data,
-    },
-    Row {
-        what: "VALU writes VGPR -> DPP reads it",
-        wait: 2,
-        needs: dpp_reads_vgpr,
-    },
-    Row {
-        what: "VALU writes EXEC -> DPP",
-        wait: 5,
-        needs: dpp_exec,
-    },
+    // VALU writes SGPR -> VMEM reads that SGPR.
+    (5, vmem_reads_sgpr),
+    // VALU writes VCC -> v_div_fmas.
+    (4, div_fmas),
+    // VALU writes SGPR/VCC -> v_readlane/v_writelane lane select.
+    (4, lane_select),
+    // VALU writes VCC/EXEC -> VALU reads VCCZ/EXECZ.
+    (5, reads_vccz_execz),
+    // s_setreg -> s_getreg/s_setreg of the same hwreg.
+    (2, hwreg_access),
+    // SALU writes M0 -> sendmsg/movrel/GDS/add-TID/LDS DMA/VINTRP.
+    (1, reads_m0),
+    // VMEM store > 64 bits -> VALU writes its data VGPRs.
+    (1, overwrites_store_data),
+    // VALU writes VGPR -> DPP reads it.
+    (2, dpp_reads_vgpr),
+    // VALU writes EXEC -> DPP.
+    (5, dpp_exec),
 ];
 
 /// Whether `inst` is a vector ALU instruction.
@@ -399,12 +365,12 @@ fn wait_states_of(inst: &Inst) -> u8 {
 fn needed(inst: &Inst, state: &State) -> u8 {
     let mut want = Vec::new();
     let mut most = 0;
-    for row in ROWS {
+    for &(wait, needs) in ROWS {
         want.clear();
-        (row.needs)(inst, &mut want);
+        needs(inst, &mut want);
         for e in &want {
             if let Some(&since) = state.get(e) {
-                most = most.max(row.wait.saturating_sub(since));
+                most = most.max(wait.saturating_sub(since));
             }
         }
     }
@@ -693,5 +659,32 @@ mod tests {
         let printed: Vec<String> = blocks[0].iter().map(print).collect();
         assert_eq!(printed[1], "s_nop 1");
         assert_eq!(printed.len(), 3);
+    }
+
+    #[test]
+    fn compile_separates_back_to_back_setregs() {
+        // The emit hook: two MODE writes in a row get `s_nop 1` (2 wait
+        // states, the S_SETREG -> S_SETREG row), as the finalizer's mode
+        // switches need.
+        for t in TARGETS {
+            let mut f = crate::Function::new("k");
+            let b = f.add_block();
+            for bits in [3, 0] {
+                let ops = vec![
+                    crate::Opnd::imm(1 | (8 - 1) << 11),
+                    crate::Opnd::Fixed(Operand::Literal(bits)),
+                ];
+                let set = crate::MInst::new("s_setreg_imm32_b32", t, ops).unwrap();
+                f.blocks[b].insts.push(set);
+            }
+            let out = crate::compile(f, t).unwrap();
+            let lines: Vec<&str> = out.asm.lines().map(str::trim).collect();
+            let first = lines
+                .iter()
+                .position(|l| l.starts_with("s_setreg"))
+                .unwrap();
+            assert_eq!(lines[first + 1], "s_nop 1", "{}", out.asm);
+            assert!(lines[first + 2].starts_with("s_setreg"), "{}", out.asm);
+        }
     }
 }

@@ -8,15 +8,15 @@
 //!      │ exec::lower      divergent control flow → EXEC masks, wave-level blocks
 //!      │ opt              dead vector ALU results removed
 //!      │ regalloc         per-dword liveness, linear scan, aligned tuples
-//!      │ emit             physical operands, s_waitcnt, branch fixups,
-//!      ▼                  amdgpu_isa::gfx9::encode / print
+//!      │ verify           (debug builds) every read finds its vreg in place
+//!      │ emit             physical operands, s_waitcnt, hazard s_nops
+//!      ▼                  (hazard), branch fixups, encode / print
 //!  Compiled { code, asm, register counts }
 //! ```
 //!
 //! First slice: every value the front end computes lives in VGPRs (all
 //! control flow is treated as divergent); SGPRs hold ABI inputs, scalar
-//! loads and lane masks. No spilling, no hazard recognizer yet (the code
-//! the finalizer emits has none of the GFX9 hazards that need wait states).
+//! loads and lane masks. No spilling yet.
 
 pub mod emit;
 pub mod exec;
