@@ -584,7 +584,16 @@ mod tests {
             waits(&["s_mov_b32 m0, s0", "s_sendmsg sendmsg(MSG_INTERRUPT)"]),
             [0, 1]
         );
+        assert_eq!(
+            waits(&["s_mov_b32 m0, s0", "ds_read_addtid_b32 v0"]),
+            [0, 1]
+        );
         assert_eq!(waits(&["s_mov_b32 m0, s0", "ds_read_b32 v0, v1"]), [0, 0]);
+        // An SALU write of another SGPR needs nothing.
+        assert_eq!(
+            waits(&["s_mov_b32 s1, s0", "s_sendmsg sendmsg(MSG_INTERRUPT)"]),
+            [0, 0]
+        );
     }
 
     #[test]
