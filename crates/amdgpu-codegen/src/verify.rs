@@ -310,8 +310,8 @@ mod tests {
     fn lowered(t: Target) -> (Function, Vec<MBlock>, Allocation, VReg, VReg) {
         let (mut f, a, b) = sample(t);
         crate::ifconv::convert(&mut f, t).unwrap();
-        let blocks = crate::exec::lower(&mut f, t).unwrap();
-        let alloc = crate::regalloc::allocate(&f, &blocks, t).unwrap();
+        let mut blocks = crate::exec::lower(&mut f, t).unwrap();
+        let alloc = crate::regalloc::allocate(&mut f, &mut blocks, t).unwrap();
         (f, blocks, alloc, a, b)
     }
 
