@@ -36,6 +36,10 @@
 //! gfx90a 64-bit shift bug (`v_*shr*_b64`/`v_lshlrev_b64` shift amount in
 //! the last VGPR of a 64-register bank) is a register constraint, not a
 //! wait state, and is not handled here.
+//!
+//! No row has a scalar arithmetic instruction as its second instruction,
+//! so no `s_nop` ever lands between `s_getpc_b64` and the PC-relative
+//! `s_add_u32` after it (whose literal assumes they are adjacent).
 
 use std::collections::BTreeMap;
 
