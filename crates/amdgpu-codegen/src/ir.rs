@@ -263,6 +263,10 @@ pub struct Function {
     pub private_size: u32,
     /// Where the scratch inputs arrive, when the kernel uses scratch.
     pub scratch: Option<ScratchInputs>,
+    /// VGPRs live for the whole function whatever their uses say (the
+    /// lanes SGPRs are spilled to: `v_writelane` writes lanes EXEC does not
+    /// cover, so lane-path liveness does not apply to them).
+    pub pinned: Vec<VReg>,
 }
 
 /// The ABI inputs that locate a wave's scratch memory (GFX9 without
@@ -288,6 +292,7 @@ impl Function {
             live_in_vgprs: Vec::new(),
             private_size: 0,
             scratch: None,
+            pinned: Vec::new(),
         }
     }
 

@@ -8,15 +8,19 @@
 //!      │ exec::lower      divergent control flow → EXEC masks, wave-level blocks
 //!      │ opt              dead vector ALU results removed
 //!      │ regalloc         per-dword liveness, linear scan, aligned tuples
-//!      │ emit             physical operands, s_waitcnt, branch fixups,
-//!      ▼                  amdgpu_isa::gfx9::encode / print
+//!      │ verify           (debug builds) every read finds its vreg in place
+//!      │ emit             physical operands, s_waitcnt, hazard s_nops
+//!      ▼                  (hazard), branch fixups, encode / print
 //!  Compiled { code, asm, register counts }
 //! ```
 //!
-//! First slice: every value the front end computes lives in VGPRs (all
-//! control flow is treated as divergent); SGPRs hold ABI inputs, scalar
-//! loads and lane masks. No spilling, no hazard recognizer yet (the code
-//! the finalizer emits has none of the GFX9 hazards that need wait states).
+//! Every value the front end computes lives in VGPRs (uniform ones too:
+//! the divergence analysis drives control flow only); SGPRs hold ABI
+//! inputs, scalar loads and lane masks. When registers run out, SGPR lane
+//! masks are spilled to lanes of a VGPR (`v_writelane`/`v_readlane`) and
+//! VGPRs to private memory after the function's own (`scratch_*`; a
+//! function without scratch inputs gets [`Error::NeedsScratch`] so that
+//! the front end enables them and compiles it again).
 //!
 //! Scratch: a function with private memory sets [`Function::private_size`]
 //! (bytes per work-item) and [`Function::scratch`] (where the ABI puts
@@ -31,11 +35,13 @@
 
 pub mod emit;
 pub mod exec;
+pub mod hazard;
 pub mod ifconv;
 pub mod ir;
 pub mod opt;
 pub mod regalloc;
 pub mod uniform;
+pub mod verify;
 
 pub use amdgpu_isa::gfx9::Target;
 pub use ir::{Block, Function, MInst, Opnd, RegClass, ScratchInputs, Terminator, VReg, VRegInfo};
@@ -51,11 +57,18 @@ pub enum Error {
         /// The target.
         target: &'static str,
     },
-    /// Register allocation failed (spilling is not implemented yet).
-    #[error("out of {class}s in function `{function}` (spilling is not implemented yet)")]
+    /// Register allocation failed with nothing left to spill.
+    #[error("out of {class}s in function `{function}`")]
     OutOfRegisters {
         /// The class that ran out.
         class: RegClass,
+        /// The function.
+        function: String,
+    },
+    /// VGPRs must be spilled but the function has no scratch inputs: the
+    /// front end should compile it again with [`Function::scratch`] set.
+    #[error("function `{function}` needs scratch memory to spill registers")]
+    NeedsScratch {
         /// The function.
         function: String,
     },
@@ -66,6 +79,22 @@ pub enum Error {
         inst: String,
         /// The encoder's message.
         message: String,
+    },
+    /// The register-allocation checker ([`verify`]) found an instruction
+    /// reading a physical register that, on some path, no longer holds
+    /// the virtual register it expects (an allocator bug).
+    #[error(
+        "bad register allocation in function `{function}`: `{inst}` reads {reg} expecting {expected}, overwritten on some path"
+    )]
+    BadAllocation {
+        /// The function.
+        function: String,
+        /// The instruction and where it is.
+        inst: String,
+        /// The physical register read.
+        reg: String,
+        /// The virtual register (`%v.dword`) or input expected there.
+        expected: String,
     },
     /// A branch further than ±32767 instructions.
     #[error("branch out of range in function `{function}`")]
@@ -119,12 +148,13 @@ impl Compiled {
 /// Compiles `f` for `target`.
 pub fn compile(mut f: Function, target: Target) -> Result<Compiled> {
     init_flat_scratch(&mut f, target)?;
-    let private_size = f.private_size;
     opt::forward_copies(&mut f);
     ifconv::convert(&mut f, target)?;
     let mut blocks = exec::lower(&mut f, target)?;
     opt::remove_dead(&mut blocks);
-    let alloc = regalloc::allocate(&f, &blocks, target)?;
+    let alloc = regalloc::allocate(&mut f, &mut blocks, target)?;
+    #[cfg(debug_assertions)]
+    verify::check(&f, &blocks, &alloc)?;
     let out = emit::emit(&f, &blocks, &alloc, target)?;
     Ok(Compiled {
         code: out.code,
@@ -132,7 +162,7 @@ pub fn compile(mut f: Function, target: Target) -> Result<Compiled> {
         next_free_sgpr: alloc.next_free_sgpr,
         next_free_vgpr: alloc.next_free_vgpr,
         instructions: out.instructions,
-        private_size,
+        private_size: f.private_size,
         pc_rel: out.pc_rel,
     })
 }

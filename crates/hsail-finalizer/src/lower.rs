@@ -171,15 +171,43 @@ struct Cx<'a> {
     restructured: bool,
 }
 
-pub(crate) fn lower_kernel(
-    m: &BrigModule<'_>,
-    info: &hsail::validate::ModuleInfo,
-    data: &ModuleData,
+/// What lowering one kernel needs from the module and the options.
+pub(crate) struct KernelJob<'a> {
+    pub m: &'a BrigModule<'a>,
+    pub info: &'a hsail::validate::ModuleInfo,
+    pub data: &'a ModuleData,
+    pub loc: &'a Locator<'a>,
+    pub opts: &'a Options,
+    pub t: Target,
+}
+
+/// Lowers and compiles kernel `cb`: without scratch inputs first, again
+/// with them when the back end must spill registers.
+pub(crate) fn lower_kernel(job: &KernelJob<'_>, cb: &CodeBlock) -> Result<LoweredKernel> {
+    match lower_kernel_with(job, cb, false) {
+        Err(Error::Codegen {
+            source: amdgpu_codegen::Error::NeedsScratch { .. },
+            ..
+        }) => lower_kernel_with(job, cb, true),
+        other => other,
+    }
+}
+
+/// [`lower_kernel`], with the scratch inputs enabled when the kernel has
+/// private variables or `spill_space` is set.
+fn lower_kernel_with(
+    job: &KernelJob<'_>,
     cb: &CodeBlock,
-    loc: &Locator<'_>,
-    opts: &Options,
-    t: Target,
+    spill_space: bool,
 ) -> Result<LoweredKernel> {
+    let KernelJob {
+        m,
+        info,
+        data,
+        loc,
+        opts,
+        t,
+    } = *job;
     let name = cb.name.trim_start_matches('&').to_string();
     let brig_err = |e: brig::BrigError| Error::Invalid(e.to_string());
     let (module_syms, code_blocks) = (&info.symbols, &info.code_blocks);
@@ -242,6 +270,7 @@ pub(crate) fn lower_kernel(
 
     // The wave layout those enables give.
     let mut kd = KernelDirectives::new();
+    let scratch_on = private_size > 0 || spill_space;
     let pre = [
         ("user_sgpr_dispatch_ptr", u64::from(uses.dispatch_ptr)),
         ("user_sgpr_kernarg_segment_ptr", u64::from(uses.kernarg_ptr)),
@@ -261,10 +290,10 @@ pub(crate) fn lower_kernel(
         ),
         ("next_free_vgpr", 4),
         ("next_free_sgpr", 8),
-        ("user_sgpr_flat_scratch_init", u64::from(private_size > 0)),
+        ("user_sgpr_flat_scratch_init", u64::from(scratch_on)),
         (
             "system_sgpr_private_segment_wavefront_offset",
-            u64::from(private_size > 0),
+            u64::from(scratch_on),
         ),
     ];
     for (n, v) in pre {
@@ -305,7 +334,7 @@ pub(crate) fn lower_kernel(
         restructured: false,
     };
     cx.prologue(&layout)?;
-    cx.scratch_setup(&layout, private_size)?;
+    cx.scratch_setup(&layout, private_size, scratch_on)?;
 
     cx.lower_body(cb, call::RetTo::Exit)?;
     if cx.restructured {

@@ -188,17 +188,10 @@ impl Cx<'_> {
         Ok(out)
     }
 
-    /// `s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), bits`, after an
-    /// `s_nop` when the previous instruction also wrote MODE (a setreg
-    /// right after a setreg of the same register is a hazard).
+    /// `s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), bits`. A setreg right
+    /// after another is a hazard; the back end's hazard recognizer
+    /// (`amdgpu_codegen::hazard`) separates them.
     fn set_mode(&mut self, m: FpMode) -> Result<()> {
-        let after_setreg = self.f.blocks[self.cur]
-            .insts
-            .last()
-            .is_some_and(|i| i.def.mnemonic == "s_setreg_imm32_b32");
-        if after_setreg {
-            self.emit("s_nop", vec![Opnd::imm(1)])?;
-        }
         self.emit(
             "s_setreg_imm32_b32",
             vec![

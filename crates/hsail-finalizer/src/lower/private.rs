@@ -42,9 +42,14 @@ fn aperture_code(seg: BrigSegment) -> Option<u16> {
 impl Cx<'_> {
     /// Records the kernel's private size and, when it has private memory,
     /// the scratch inputs of the wave layout for the back end's prologue.
-    pub(super) fn scratch_setup(&mut self, layout: &WaveLayout, private_size: u32) -> Result<()> {
+    pub(super) fn scratch_setup(
+        &mut self,
+        layout: &WaveLayout,
+        private_size: u32,
+        enabled: bool,
+    ) -> Result<()> {
         self.f.private_size = private_size.next_multiple_of(4);
-        if private_size == 0 {
+        if !enabled {
             return Ok(());
         }
         let (Some(init), Some(off)) = (
