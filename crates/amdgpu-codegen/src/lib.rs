@@ -40,6 +40,7 @@ pub mod ifconv;
 pub mod ir;
 pub mod opt;
 pub mod regalloc;
+pub mod scalar;
 pub mod uniform;
 pub mod verify;
 
@@ -146,10 +147,25 @@ impl Compiled {
 }
 
 /// Compiles `f` for `target`.
-pub fn compile(mut f: Function, target: Target) -> Result<Compiled> {
+pub fn compile(f: Function, target: Target) -> Result<Compiled> {
+    // Scalar values raise SGPR pressure, and only lane masks spill: out
+    // of SGPRs, compile again with every value in VGPRs.
+    match compile_with(f.clone(), target, true) {
+        Err(Error::OutOfRegisters {
+            class: RegClass::Sgpr,
+            ..
+        }) => compile_with(f, target, false),
+        other => other,
+    }
+}
+
+fn compile_with(mut f: Function, target: Target, scalar_values: bool) -> Result<Compiled> {
     init_flat_scratch(&mut f, target)?;
     opt::forward_copies(&mut f);
     ifconv::convert(&mut f, target)?;
+    if scalar_values {
+        scalar::scalarize(&mut f, target)?;
+    }
     let mut blocks = exec::lower(&mut f, target)?;
     opt::remove_dead(&mut blocks);
     let alloc = regalloc::allocate(&mut f, &mut blocks, target)?;

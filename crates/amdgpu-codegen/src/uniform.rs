@@ -29,6 +29,8 @@ pub struct Uniformity {
     /// Per block: a uniform block whose terminator sends every lane the
     /// same way.
     pub branch: Vec<bool>,
+    /// Per virtual register: lanes may hold different values.
+    pub divergent: Vec<bool>,
 }
 
 /// Analyzes `f`. `finishes[i]`: lanes that reach block `i` just end.
@@ -109,6 +111,7 @@ pub fn analyze(f: &Function, finishes: &[bool]) -> Uniformity {
                 block,
                 together,
                 branch,
+                divergent,
             };
         }
     }
