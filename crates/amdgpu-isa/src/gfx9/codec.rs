@@ -1239,6 +1239,8 @@ fn check_operand(def: &InstDef, role: &str, op: &Operand) -> Result<()> {
             if (role.starts_with("vsrc") || def.mnemonic == "v_readfirstlane_b32")
                 && role.contains("src")
                 && code < 256
+                // v_readfirstlane_b32 also reads lds_direct.
+                && !(code == 254 && def.mnemonic == "v_readfirstlane_b32")
                 // MFMA A/B take special sources (src_execz, ...) but no numbers.
                 && !(is_mai(def) && matches!(code, 235..=239 | 251..=254)) =>
         {
@@ -1257,11 +1259,16 @@ fn check_operand(def: &InstDef, role: &str, op: &Operand) -> Result<()> {
         Operand::Src { code: 254, width } if width > 1 => {
             return bad("lds_direct is a 32-bit source");
         }
+        // LLVM decodes lds_direct in any VALU source field; the assembler
+        // takes it only as src0 (see `validate`).
         Operand::Src { code: 254, .. }
-            if !(matches!(def.family, Family::Vop1 | Family::Vop2 | Family::Vopc)
-                && matches!(role, "src0" | "src")) =>
+            if !(matches!(
+                def.family,
+                Family::Vop1 | Family::Vop2 | Family::Vopc | Family::Vop3 | Family::Vop3p
+            ) && role.contains("src")
+                && !is_mai(def)) =>
         {
-            return bad("lds_direct is only a VOP1/VOP2/VOPC src0");
+            return bad("lds_direct is only a VALU source");
         }
         Operand::Src {
             code: 124 | 126 | 127,
@@ -2087,16 +2094,38 @@ fn parse_waitcnt(text: &str, col: usize) -> Result<u32> {
 pub fn parse_line(line: &str, target: Target) -> Result<Inst> {
     let first = parse_line_as(line, target, None);
     if first.is_err() {
-        // llvm-mc promotes a VOP1/VOP2/VOPC line it cannot encode as e32 to e64.
+        // llvm-mc matches a VOP1/VOP2/VOPC line it cannot encode as e32
+        // against the e64, SDWA and DPP forms, in that order.
         let mn = line.split_whitespace().next().unwrap_or("");
         let base = mn.strip_suffix("_e32").unwrap_or(mn);
-        if let Some(Ok(inst)) = InstDef::find(&format!("{base}_e64"), target)
-            .map(|def| parse_line_as(line, target, Some(def)))
-        {
-            return Ok(inst);
+        let forms = if base.len() < mn.len() {
+            &["_e64"][..]
+        } else {
+            &["_e64", "_sdwa", "_dpp"][..]
+        };
+        for form in forms {
+            if let Some(Ok(inst)) = InstDef::find(&format!("{base}{form}"), target)
+                .map(|def| parse_line_as(line, target, Some(def)))
+            {
+                return Ok(inst);
+            }
         }
     }
     first
+}
+
+/// Looks a mnemonic up, also with llvm-mc's forced-encoding suffixes on
+/// instructions that have a single encoding: `_e32` on any non-VOP3 one
+/// (`s_mov_b64_e32`), `_e64` on a VOP3/VOP3P one (`v_fma_f32_e64`).
+fn find_forced(mn: &str, target: Target) -> Option<&'static InstDef> {
+    InstDef::find(mn, target).or_else(|| {
+        let (base, vop3) = match mn.strip_suffix("_e32") {
+            Some(b) => (b, false),
+            None => (mn.strip_suffix("_e64")?, true),
+        };
+        InstDef::find(base, target)
+            .filter(|d| matches!(d.family, Family::Vop3 | Family::Vop3p) == vop3)
+    })
 }
 
 fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> Result<Inst> {
@@ -2114,7 +2143,7 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
     }
     let mn_end = code.find(char::is_whitespace).unwrap_or(code.len());
     let mn = &code[..mn_end];
-    let def = over.or_else(|| InstDef::find(mn, target)).ok_or_else(|| {
+    let def = over.or_else(|| find_forced(mn, target)).ok_or_else(|| {
         syntax(
             format!("unknown instruction `{mn}` for {}", target.name()),
             lead + 1,
@@ -2926,6 +2955,9 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
             );
         }
     }
+    if let Some(reason) = lds_direct_misuse(inst, &roles) {
+        return err(reason, mn_col);
+    }
     // lds_direct is gone on gfx90a and gfx942.
     if t.has_agprs()
         && inst
@@ -2936,6 +2968,27 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
         return err("lds_direct is not supported on this GPU", mn_col);
     }
     Ok(())
+}
+
+/// Operations whose first source is the second operand of the operation
+/// (`v_subrev_*`, `v_lshlrev_*`, ...): llvm-mc refuses lds_direct there.
+const REV_OPS: [&str; 5] = ["subrev", "subbrev", "lshlrev", "lshrrev", "ashrrev"];
+
+/// llvm-mc's lds_direct rules for the assembler: src0 only, never in SDWA
+/// or in reversed operations.
+fn lds_direct_misuse(inst: &Inst, roles: &[&str]) -> Option<&'static str> {
+    let at = roles
+        .iter()
+        .zip(&inst.operands)
+        .position(|(_, o)| matches!(o, Operand::Src { code: 254, .. }))?;
+    let mn = inst.def.mnemonic;
+    if !matches!(role(roles[at]), "src0" | "src") {
+        Some("lds_direct may be used as src0 only")
+    } else if REV_OPS.iter().any(|r| mn.contains(&format!("_{r}_"))) || is_sdwa(inst.def.family) {
+        Some("lds_direct cannot be used with this instruction")
+    } else {
+        None
+    }
 }
 
 fn src_code(op: &Operand, name: &'static str) -> Result<(u32, Option<u32>)> {

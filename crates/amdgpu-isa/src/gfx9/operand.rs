@@ -95,7 +95,7 @@ const SPECIAL_SRC: [(&str, u16); 9] = [
     ("src_lds_direct", 254),
 ];
 
-const SPECIAL_REG: [(&str, u16, u8); 16] = [
+const SPECIAL_REG: [(&str, u16, u8); 18] = [
     ("null", 125, 0),
     ("flat_scratch", 102, 2),
     ("flat_scratch_lo", 102, 1),
@@ -113,6 +113,8 @@ const SPECIAL_REG: [(&str, u16, u8); 16] = [
     // Aliases the assembler accepts.
     ("lds_direct", 254, 1),
     ("scc", 253, 1),
+    ("vccz", 251, 1),
+    ("execz", 252, 1),
 ];
 
 fn tuple(out: &mut String, prefix: &str, first: u32, width: u8) {
@@ -275,86 +277,153 @@ pub(crate) fn parse_reg(text: &str) -> Option<Operand> {
     }
 }
 
-/// Parses an integer as the assembler does (`12`, `-3`, `0x1f`).
+/// Parses an integer as the assembler does (`12`, `-3`, `0x1f`); values
+/// up to 64 bits wrap to `i64` as LLVM's 64-bit expressions do
+/// (`0xffffffffffffffff` is -1).
 pub(crate) fn parse_int(text: &str) -> Option<i64> {
     let (neg, t) = match text.strip_prefix('-') {
         Some(t) => (true, t),
         None => (false, text),
     };
     let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        i64::from_str_radix(h, 16).ok()?
+        u64::from_str_radix(h, 16).ok()?
     } else if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-        t.parse().ok()?
+        t.parse::<u64>().ok()?
     } else {
         return None;
     };
-    Some(if neg { -v } else { v })
+    let v = v as i64;
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
+/// 1/(2π) as an f32 and as an f64 (inline constant 248).
+const INV_2PI_F32: u32 = 0x3e22_f983;
+const INV_2PI_F64: u64 = 0x3fc4_5f30_6dc9_c882;
+
+/// The inline constant code of an integer value (-16..=64).
+fn int_inline(v: i64) -> Option<u16> {
+    match v {
+        0..=64 => Some(128 + v as u16),
+        -16..=-1 => Some((192 - v) as u16),
+        _ => None,
+    }
+}
+
+/// The inline constant code of a 32-bit operand's bits: an integer
+/// -16..=64 or an f32 constant (LLVM checks both whatever the type).
+fn inline32(bits: u32) -> Option<u16> {
+    int_inline(i64::from(bits as i32))
+        .or_else(|| FLOATS.iter().find(|f| f.2 == bits).map(|f| f.1))
+        .or((bits == INV_2PI_F32).then_some(248))
+}
+
+/// The inline constant code of a 64-bit operand's bits.
+fn inline64(bits: u64) -> Option<u16> {
+    int_inline(bits as i64)
+        .or_else(|| {
+            FLOATS
+                .iter()
+                .find(|f| u64::from(f.3) << 32 == bits)
+                .map(|f| f.1)
+        })
+        .or((bits == INV_2PI_F64).then_some(248))
+}
+
+/// The inline constant code of an f16 bit pattern.
+fn inline_f16(bits: u16) -> Option<u16> {
+    F16_BITS
+        .iter()
+        .position(|&b| b == bits)
+        .map(|i| 240 + i as u16)
+        .or((bits == 0).then_some(128))
+}
+
+/// A constant operand: an inline code, else a literal (`force`: always a
+/// literal, as `lit(...)` asks).
+fn constant(inline: Option<u16>, literal: u32, width: u8, force: bool) -> Operand {
+    match inline {
+        Some(code) if !force => Operand::Src { code, width },
+        _ => Operand::Literal(literal),
+    }
+}
+
+/// An integer constant for an operand of type `ty` and `width` dwords,
+/// encoded as llvm-mc does: 64-bit operands take the fp64 bit patterns
+/// (and, for f64, a 32-bit value as the high half); others take 32 bits.
+fn int_constant(v: i64, ty: SrcType, width: u8, force: bool) -> Option<Operand> {
+    let fits32 = (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&v);
+    if width >= 2 {
+        let mut inline = inline64(v as u64);
+        if ty == SrcType::F64 && (0..=i64::from(u32::MAX)).contains(&v) {
+            inline = inline.or_else(|| inline64((v as u64) << 32));
+        }
+        return match inline {
+            Some(_) if !force => Some(constant(inline, 0, width, false)),
+            _ => fits32.then_some(Operand::Literal(v as u32)),
+        };
+    }
+    if !fits32 {
+        return None;
+    }
+    let inline = match ty {
+        SrcType::I16 => int_inline(v).or_else(|| {
+            F16_BITS
+                .iter()
+                .position(|&b| i64::from(b) == v)
+                .map(|i| 240 + i as u16)
+        }),
+        SrcType::F16 => int_inline(i64::from(v as u32 as i32)).or_else(|| {
+            u16::try_from(v)
+                .ok()
+                .and_then(|b| F16_BITS.iter().position(|&x| x == b))
+                .map(|i| 240 + i as u16)
+        }),
+        _ => inline32(v as u32),
+    };
+    Some(constant(inline, v as u32, width, force))
+}
+
+/// A floating-point constant for an operand of type `ty` and `width`
+/// dwords: converted to the operand's format (f64 for 64-bit operands, f16
+/// for f16 ones, else f32) and inline when its bits are an inline constant.
+/// A 64-bit integer operand takes only inline values.
+fn float_constant(f: f64, ty: SrcType, width: u8, force: bool) -> Option<Operand> {
+    if width >= 2 {
+        let bits = f.to_bits();
+        let inline = inline64(bits);
+        return match inline {
+            Some(_) if !force => Some(constant(inline, 0, width, false)),
+            _ if ty == SrcType::F64 => Some(Operand::Literal((bits >> 32) as u32)),
+            _ => None,
+        };
+    }
+    if ty == SrcType::F16 {
+        let bits = f32_to_f16(f as f32);
+        return Some(constant(inline_f16(bits), u32::from(bits), width, force));
+    }
+    let bits = (f as f32).to_bits();
+    Some(constant(inline32(bits), bits, width, force))
 }
 
 /// Parses a source operand value: register, special source, integer or
-/// float constant (inline when possible, else a literal of type `ty`).
+/// float constant (inline when possible, else a literal of type `ty`), or
+/// `lit(constant)` (always a literal).
 pub(crate) fn parse_src(text: &str, ty: SrcType, width: u8) -> Option<Operand> {
     if let Some(r) = parse_reg(text) {
         return Some(r);
     }
+    let (text, force) = match text.strip_prefix("lit(").and_then(|t| t.strip_suffix(')')) {
+        Some(inner) => (inner.trim(), true),
+        None => (text, false),
+    };
     if let Some(v) = parse_int(text) {
-        if let Some(i) = F16_BITS
-            .iter()
-            .position(|&b| i64::from(b) == v)
-            .filter(|_| ty == SrcType::I16)
-        {
-            return Some(Operand::Src {
-                code: 240 + i as u16,
-                width,
-            });
-        }
-        if ty == SrcType::B32 {
-            let bits = v as u32;
-            if let Some((_, code, _, _)) = FLOATS.iter().find(|f| f.2 == bits && v >= 0) {
-                return Some(Operand::Src { code: *code, width });
-            }
-            if bits == 0x3e22_f983 && v >= 0 {
-                return Some(Operand::Src { code: 248, width });
-            }
-        }
-        if (0..=64).contains(&v) {
-            return Some(Operand::Src {
-                code: 128 + v as u16,
-                width,
-            });
-        }
-        if (-16..0).contains(&v) {
-            return Some(Operand::Src {
-                code: (192 - v) as u16,
-                width,
-            });
-        }
-        if v > u32::MAX as i64 || v < i32::MIN as i64 {
-            return None;
-        }
-        return Some(Operand::Literal(v as u32));
+        return int_constant(v, ty, width, force);
+    }
+    if !text.contains('.') && !text.contains('e') && !text.contains('E') {
+        return None;
     }
     let f: f64 = text.parse().ok()?;
-    if !text.contains('.') && !text.contains('e') {
-        return None;
-    }
-    for (name, code, _, _) in FLOATS {
-        if name.parse::<f64>().ok() == Some(f) {
-            return Some(Operand::Src { code, width });
-        }
-    }
-    if text == "0.15915494" && ty != SrcType::F64 && width < 2 || text == "0.15915494309189532" {
-        return Some(Operand::Src { code: 248, width });
-    }
-    if width == 2 && ty != SrcType::F64 {
-        // A 64-bit integer operand takes no float literal.
-        return None;
-    }
-    Some(Operand::Literal(match ty {
-        SrcType::F64 => ((f.to_bits()) >> 32) as u32,
-        SrcType::F16 | SrcType::I16 => u32::from(f32_to_f16(f as f32)),
-        SrcType::B32 => (f as f32).to_bits(),
-    }))
+    float_constant(f, ty, width, force)
 }
 
 fn f32_to_f16(f: f32) -> u16 {
