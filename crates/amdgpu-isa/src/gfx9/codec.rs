@@ -1501,6 +1501,9 @@ fn parse_bit_list(text: &str, col: usize) -> Result<Vec<u8>> {
         .strip_prefix('[')
         .and_then(|x| x.strip_suffix(']'))
         .ok_or_else(|| syntax("expected [b,b,...]", col))?;
+    if inner.split(',').count() > MAX_BITS {
+        return Err(syntax("expected a closing square bracket", col));
+    }
     inner
         .split(',')
         .map(|b| match b.trim() {
@@ -1509,6 +1512,39 @@ fn parse_bit_list(text: &str, col: usize) -> Result<Vec<u8>> {
             _ => Err(syntax("bits must be 0 or 1", col)),
         })
         .collect()
+}
+
+/// llvm-mc reads at most four entries of `op_sel:[...]` and the like.
+const MAX_BITS: usize = 4;
+
+/// The immediate offset range of non-buffer SMEM (21-bit signed).
+const SMEM_OFFSET: std::ops::RangeInclusive<i64> = -0x10_0000..=0xF_FFFF;
+
+/// Modifier keywords of VALU instructions that only some take, and the
+/// inventory modifier that allows each.
+const GATED_MODIFIERS: [(&str, &str); 6] = [
+    ("clamp", "clamp"),
+    ("mul", "omod"),
+    ("div", "omod"),
+    ("high", "high"),
+    ("neg", "neg"),
+    ("blgp", "blgp"),
+];
+
+/// Whether a VALU instruction takes modifier keyword `k` (per the
+/// inventory: VOPC e64 has no omod, the fp8 conversions no clamp, ...).
+fn modifier_allowed(def: &InstDef, k: &str) -> bool {
+    // The inventory omits modifiers LLVM takes on other VOP3, VOP3P and
+    // SDWA rows (omod of float-to-int conversions, clamp of v_pk_*_f32):
+    // only these families are gated (checked with llvm-mc-19).
+    let mn = def.mnemonic;
+    let valu = (def.family == Family::Vop3
+        && (mn.starts_with("v_cmp") || mn.starts_with("v_interp") || mn.contains("fp8")))
+        || is_mai(def);
+    match GATED_MODIFIERS.iter().find(|(word, _)| *word == k) {
+        Some((_, m)) if valu => def.modifiers.contains(m),
+        _ => true,
+    }
 }
 
 fn small(v: i64, max: u8, col: usize) -> Result<u8> {
@@ -2255,6 +2291,9 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
                 col,
             ));
         }
+        if !modifier_allowed(def, k) {
+            return Err(syntax("not a valid operand.", col));
+        }
         let num = || parse_int(v).ok_or_else(|| syntax(format!("bad value in `{t}`"), col));
         match (k, def.family) {
             ("clamp", Family::Vop3) => mods.clamp = true,
@@ -2328,15 +2367,7 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             ("mul", Family::Vop3) if v == "2" => mods.omod = 1,
             ("mul", Family::Vop3) if v == "4" => mods.omod = 2,
             ("div", Family::Vop3) if v == "2" => mods.omod = 3,
-            ("op_sel", Family::Vop3) => {
-                let inner = v
-                    .strip_prefix('[')
-                    .and_then(|x| x.strip_suffix(']'))
-                    .ok_or_else(|| syntax("expected op_sel:[...]", col))?;
-                let bits: Option<Vec<u8>> =
-                    inner.split(',').map(|b| b.trim().parse().ok()).collect();
-                op_sel_list = Some(bits.ok_or_else(|| syntax("bad op_sel", col))?);
-            }
+            ("op_sel", Family::Vop3) => op_sel_list = Some(parse_bit_list(v, col)?),
             ("glc", Family::Smem) => mods.glc = true,
             ("glc", _) if !gfx942 => mods.glc = true,
             ("slc", _) if !gfx942 => mods.slc = true,
@@ -2370,7 +2401,7 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             ("offset", _) => {
                 let v = num()?;
                 let ok = match def.family {
-                    Family::Smem => (-0x10_0000..=0x1F_FFFF).contains(&v),
+                    Family::Smem => SMEM_OFFSET.contains(&v),
                     Family::Ds => (0..=0xFFFF).contains(&v),
                     Family::Flat | Family::Mubuf | Family::Mtbuf => (0..=4095).contains(&v),
                     _ => (-4096..=4095).contains(&v),
@@ -2721,8 +2752,14 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
                 .iter()
                 .zip(&inst.operands)
                 .filter(|(r, o)| matches!(role(r), "vaddr" | "saddr") && **o != Operand::Off);
-            if both.count() > 1 {
+            if both.count() != 1 {
                 return err("operands are not valid for this GPU or mode", mn_col);
+            }
+            let exec_hi = roles.iter().zip(&inst.operands).position(|(r, o)| {
+                role(r) == "saddr" && matches!(o, Operand::Src { code: 127, .. })
+            });
+            if let Some(i) = exec_hi {
+                return err("invalid operand for instruction", col(i));
             }
         }
         Family::Ds => {
@@ -2955,6 +2992,12 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
             );
         }
     }
+    if let Some((reason, at)) = validate_mai(inst, &roles)
+        .or_else(|| validate_alignment(inst))
+        .or_else(|| validate_memory(inst, &roles))
+    {
+        return err(reason, at.map_or(mn_col, col));
+    }
     if let Some(reason) = lds_direct_misuse(inst, &roles) {
         return err(reason, mn_col);
     }
@@ -2968,6 +3011,138 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
         return err("lds_direct is not supported on this GPU", mn_col);
     }
     Ok(())
+}
+
+/// A failed check: the message and the operand it is about (None: the
+/// mnemonic).
+type Failure = Option<(&'static str, Option<usize>)>;
+
+/// The operand with role `name`, and its index.
+fn operand_of<'a>(inst: &'a Inst, roles: &[&str], name: &str) -> Option<(usize, &'a Operand)> {
+    roles
+        .iter()
+        .zip(&inst.operands)
+        .enumerate()
+        .find(|(_, (r, _))| role(r) == name)
+        .map(|(i, (_, o))| (i, o))
+}
+
+/// First register and width of a VGPR or AGPR operand (AGPRs numbered
+/// from 256 like VGPRs' codes, to keep the two apart).
+fn vector_range(o: &Operand) -> Option<(u16, u16)> {
+    match *o {
+        Operand::Src {
+            code: c @ 256..,
+            width,
+        } => Some((c, u16::from(width.max(1)))),
+        Operand::Agpr { num, width } => Some((1024 + u16::from(num), u16::from(width.max(1)))),
+        _ => None,
+    }
+}
+
+/// MAI rules: on gfx908 the accumulator takes no inline constant and
+/// v_accvgpr_write reads a VGPR or an inline constant; an accumulator wider
+/// than 128 bits overlaps the destination fully or not at all.
+fn validate_mai(inst: &Inst, roles: &[&str]) -> Failure {
+    let def = inst.def;
+    if def.mnemonic == "v_accvgpr_write_b32"
+        && inst.target == Target::Gfx908
+        && let Some((i, o)) = operand_of(inst, roles, "src0")
+            .or_else(|| operand_of(inst, roles, "src"))
+            .or_else(|| operand_of(inst, roles, "vsrc"))
+        && !matches!(o, Operand::Src { code: 128..=248 | 256.., .. })
+    {
+        return Some((
+            "source operand must be either a VGPR or an inline constant",
+            Some(i),
+        ));
+    }
+    if !is_mai(def) {
+        return None;
+    }
+    let src2 = operand_of(inst, roles, "src2");
+    if inst.target == Target::Gfx908
+        && let Some((
+            i,
+            Operand::Src {
+                code: 128..=255, ..
+            }
+            | Operand::Literal(_),
+        )) = src2
+    {
+        return Some(("inline constants are not allowed for this operand", Some(i)));
+    }
+    let dst = operand_of(inst, roles, "vdst").and_then(|(_, o)| vector_range(o));
+    let acc = src2.and_then(|(_, o)| vector_range(o));
+    if let (Some((d, dw)), Some((c, cw))) = (dst, acc)
+        && (d, dw) != (c, cw)
+        && dw > 4
+        && d < c + cw
+        && c < d + dw
+    {
+        return Some((
+            "source 2 operand must not partially overlap with dst",
+            src2.map(|x| x.0),
+        ));
+    }
+    None
+}
+
+/// gfx90a and gfx942 keep VGPR and AGPR tuples 64-bit aligned (and the data
+/// register of ds_gws_* even).
+fn validate_alignment(inst: &Inst) -> Failure {
+    if !inst.target.has_agprs() {
+        return None;
+    }
+    let gws = inst.def.mnemonic.starts_with("ds_gws");
+    for (i, o) in inst.operands.iter().enumerate() {
+        let Some((first, width)) = vector_range(o) else {
+            continue;
+        };
+        if first % 2 == 1 && (width > 1 || gws) {
+            return Some(if gws {
+                ("vgpr must be even aligned", Some(i))
+            } else {
+                (
+                    "invalid register class: vgpr tuples must be 64 bit aligned",
+                    None,
+                )
+            });
+        }
+    }
+    None
+}
+
+/// Memory rules: a returning FLAT atomic needs glc (sc0), an image gather
+/// one dmask bit, and non-buffer SMEM offsets are 21-bit signed.
+fn validate_memory(inst: &Inst, roles: &[&str]) -> Failure {
+    let def = inst.def;
+    let m = &inst.mods;
+    let flat = matches!(def.family, Family::Flat | Family::Global | Family::Scratch);
+    if flat
+        && def.mnemonic.contains("atomic")
+        && !m.glc
+        && operand_of(inst, roles, "vdst").is_some()
+    {
+        return Some(if inst.target == Target::Gfx942 {
+            ("instruction must use sc0", None)
+        } else {
+            ("instruction must use glc", None)
+        });
+    }
+    if def.mnemonic.starts_with("image_gather4") && m.dmask.count_ones() != 1 {
+        return Some(("invalid image_gather dmask: only one bit must be set", None));
+    }
+    if def.family == Family::Smem && !def.mnemonic.contains("_buffer") {
+        let imm = operand_of(inst, roles, "soffset").and_then(|(_, o)| match o {
+            Operand::Imm(v) => Some(*v),
+            _ => None,
+        });
+        if imm.is_some_and(|v| !SMEM_OFFSET.contains(&v)) {
+            return Some(("expected a 21-bit signed offset", None));
+        }
+    }
+    None
 }
 
 /// Operations whose first source is the second operand of the operation
