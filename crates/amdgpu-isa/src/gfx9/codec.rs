@@ -661,6 +661,7 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
                             src(w1 >> 25, 1)
                         } else if soe {
                             mods.offset = off;
+                            mods.soe = true;
                             src(w1 >> 25, 1)
                         } else if imm {
                             Operand::Imm(i64::from(off))
@@ -1025,13 +1026,19 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
             len = 8;
             let mubuf = family == Family::Mubuf;
             if def.operands.iter().all(|r| r.is_empty()) {
-                // buffer_wbinvl1 and friends: LLVM ignores every other field.
+                // buffer_wbinvl1 and friends: LLVM ignores every other field
+                // (but gfx942's buffer_wbl2/buffer_inv keep sc0 and sc1).
+                let mut mods = Modifiers::default();
+                if flag_beyond_inventory(def, "sc0", target) {
+                    mods.glc = w0 >> 14 & 1 == 1;
+                    mods.sc1 = w0 >> 15 & 1 == 1;
+                }
                 return Ok((
                     Inst {
                         target,
                         def,
                         operands: Vec::new(),
-                        mods: Modifiers::default(),
+                        mods,
                     },
                     len,
                 ));
@@ -1520,6 +1527,23 @@ const MAX_BITS: usize = 4;
 /// The immediate offset range of non-buffer SMEM (21-bit signed).
 const SMEM_OFFSET: std::ops::RangeInclusive<i64> = -0x10_0000..=0xF_FFFF;
 
+/// Cache-policy flags llvm-mc takes where the inventory does not list them
+/// (checked with llvm-mc-19): gfx90a's `scc` on every memory instruction,
+/// gfx942's `sc0`/`sc1` on buffer_wbl2/buffer_inv, `tfe` on any image
+/// instruction before gfx90a.
+fn flag_beyond_inventory(def: &InstDef, k: &str, target: Target) -> bool {
+    let memory = matches!(
+        def.family,
+        Family::Flat | Family::Global | Family::Scratch | Family::Mubuf | Family::Mtbuf
+    );
+    match (k, target) {
+        ("scc", Target::Gfx90a) => memory,
+        ("sc0" | "sc1", Target::Gfx942) => matches!(def.mnemonic, "buffer_wbl2" | "buffer_inv"),
+        ("tfe", _) => def.family == Family::Mimg && !target.has_agprs(),
+        _ => false,
+    }
+}
+
 /// Modifier keywords of VALU instructions that only some take, and the
 /// inventory modifier that allows each.
 const GATED_MODIFIERS: [(&str, &str); 6] = [
@@ -1735,11 +1759,27 @@ fn print_waitcnt(v: u32) -> String {
     }
 }
 
+/// The type of operand `i`: the instruction's, except that a 32-bit
+/// operand of a 16-bit integer instruction (`v_sad_u16`'s sources,
+/// `v_mad_u32_u16`'s src2) takes f32 constants.
+fn operand_type(def: &InstDef, i: usize) -> SrcType {
+    let ty = def.src_type();
+    let wide = def.operands.get(i).is_some_and(|r| {
+        r.split(':')
+            .skip(1)
+            .any(|p| matches!(p, "u32" | "i32" | "b32" | "u16x2" | "i16x2"))
+    });
+    if ty == SrcType::I16 && wide {
+        SrcType::B32
+    } else {
+        ty
+    }
+}
+
 /// LLVM's text for the instruction, as llvm-objdump-19 prints it (without
 /// address, bytes, or branch-target comments).
 pub fn print(inst: &Inst) -> String {
     let def = inst.def;
-    let ty = def.src_type();
     let mut out = def.name.to_string();
     let m = &inst.mods;
     let mut texts = Vec::new();
@@ -1770,7 +1810,7 @@ pub fn print(inst: &Inst) -> String {
                 (Family::Vop3 | Family::Vintrp, "param", Operand::Imm(v)) => PARAMS
                     .get(*v as usize)
                     .map_or_else(|| format!("invalid_param_{v}"), |p| p.to_string()),
-                _ => op.print(ty),
+                _ => op.print(operand_type(def, i)),
             };
         if let (true, Some(k)) = (
             is_dpp(def.family) || is_sdwa(def.family),
@@ -1819,7 +1859,7 @@ pub fn print(inst: &Inst) -> String {
     }
     match def.family {
         Family::Smem => {
-            if m.offset != 0 {
+            if m.offset != 0 || m.soe {
                 out.push_str(&format!(" offset:{}", signed_hex(i64::from(m.offset))));
             }
             if m.glc {
@@ -2285,6 +2325,7 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
         if FLAGS.contains(&k)
             && !def.accepts(k, target)
             && (target == Target::Gfx908 || !def.modifiers.contains(&k))
+            && !flag_beyond_inventory(def, k, target)
         {
             return Err(syntax(
                 format!("`{k}` is not supported by {}", def.mnemonic),
@@ -2374,7 +2415,13 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             ("sc0", _) if gfx942 => mods.glc = true,
             ("nt", _) if gfx942 => mods.slc = true,
             ("sc1", _) if gfx942 => mods.sc1 = true,
-            ("scc", _) if target == Target::Gfx90a => mods.sc1 = true,
+            // llvm-mc takes scc on gfx90a's float atomics but leaves the
+            // bit out of their encoding (checked with llvm-mc-19).
+            ("scc", _) if target == Target::Gfx90a => {
+                let mn = def.mnemonic;
+                mods.sc1 = !(mn.contains("atomic")
+                    && (mn.contains("_f16") || mn.contains("_f32") || mn.contains("_f64")))
+            }
             ("gds", Family::Ds) => mods.gds = true,
             ("lds", _) => mods.lds = true,
             ("offen", Family::Mubuf | Family::Mtbuf) => mods.offen = true,
@@ -2410,6 +2457,7 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
                     return Err(syntax("offset out of range", col));
                 }
                 mods.offset = v as i32;
+                mods.soe = def.family == Family::Smem;
             }
             ("offset0", Family::Ds) | ("offset1", Family::Ds) => {
                 let v = num()?;
@@ -2555,7 +2603,7 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
                 if s == "off" {
                     Operand::Off
                 } else {
-                    let v = parse_src(s, ty, w)
+                    let v = parse_src(s, operand_type(def, i), w)
                         .ok_or_else(|| syntax(format!("invalid operand `{t}`"), col))?;
                     // SDWA integer sources take sext, not neg/abs.
                     let int_typed = r
@@ -3319,7 +3367,7 @@ pub fn encode(inst: &Inst, target: Target) -> Result<Vec<u8>> {
                         }
                         _ => {
                             let c = sgpr_code(o, name)?;
-                            if m.offset != 0 {
+                            if m.offset != 0 || m.soe {
                                 w0 |= 1 << 17 | 1 << 14;
                                 w1 |= c << 25 | (m.offset as u32 & 0x1F_FFFF);
                             } else {

@@ -320,6 +320,9 @@ pub struct Modifiers {
     pub lds: bool,
     /// SMEM `nv`.
     pub nv: bool,
+    /// SMEM: an SGPR offset plus an immediate one (`s0 offset:N`, printed
+    /// even when N is 0).
+    pub soe: bool,
     /// MUBUF/MTBUF `offen` (vaddr holds an offset).
     pub offen: bool,
     /// MUBUF/MTBUF `idxen` (vaddr holds an index).
