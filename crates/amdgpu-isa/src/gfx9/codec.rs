@@ -2803,12 +2803,6 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
             if both.count() != 1 {
                 return err("operands are not valid for this GPU or mode", mn_col);
             }
-            let exec_hi = roles.iter().zip(&inst.operands).position(|(r, o)| {
-                role(r) == "saddr" && matches!(o, Operand::Src { code: 127, .. })
-            });
-            if let Some(i) = exec_hi {
-                return err("invalid operand for instruction", col(i));
-            }
         }
         Family::Ds => {
             if m.gds && !def.accepts("gds", t) {
@@ -3161,8 +3155,9 @@ fn validate_alignment(inst: &Inst) -> Failure {
     None
 }
 
-/// Memory rules: a returning FLAT atomic needs glc (sc0), an image gather
-/// one dmask bit, and non-buffer SMEM offsets are 21-bit signed.
+/// Memory rules: a returning FLAT atomic needs glc (sc0), a scratch saddr
+/// is not exec_hi, an image gather has one dmask bit, and non-buffer SMEM
+/// offsets are 21-bit signed.
 fn validate_memory(inst: &Inst, roles: &[&str]) -> Failure {
     let def = inst.def;
     let m = &inst.mods;
@@ -3177,6 +3172,11 @@ fn validate_memory(inst: &Inst, roles: &[&str]) -> Failure {
         } else {
             ("instruction must use glc", None)
         });
+    }
+    if def.family == Family::Scratch
+        && let Some((i, Operand::Src { code: 127, .. })) = operand_of(inst, roles, "saddr")
+    {
+        return Some(("invalid operand for instruction", Some(i)));
     }
     if def.mnemonic.starts_with("image_gather4") && m.dmask.count_ones() != 1 {
         return Some(("invalid image_gather dmask: only one bit must be set", None));

@@ -338,19 +338,20 @@ fn inline_f16(bits: u16) -> Option<u16> {
         .or((bits == 0).then_some(128))
 }
 
-/// A constant operand: an inline code, else a literal (`force`: always a
-/// literal, as `lit(...)` asks).
-fn constant(inline: Option<u16>, literal: u32, width: u8, force: bool) -> Operand {
+/// A constant operand: an inline code, else a literal.
+fn constant(inline: Option<u16>, literal: u32, width: u8) -> Operand {
     match inline {
-        Some(code) if !force => Operand::Src { code, width },
-        _ => Operand::Literal(literal),
+        Some(code) => Operand::Src { code, width },
+        None => Operand::Literal(literal),
     }
 }
 
 /// An integer constant for an operand of type `ty` and `width` dwords,
 /// encoded as llvm-mc does: 64-bit operands take the fp64 bit patterns
-/// (and, for f64, a 32-bit value as the high half); others take 32 bits.
-fn int_constant(v: i64, ty: SrcType, width: u8, force: bool) -> Option<Operand> {
+/// (and, for f64, a 32-bit value as the high half); others take 32 bits,
+/// where f16 operands also take the f16 bit patterns (16-bit integer ones
+/// do not: `v_add_u16 v0, 0x3c00, v1` has a literal).
+fn int_constant(v: i64, ty: SrcType, width: u8) -> Option<Operand> {
     let fits32 = (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&v);
     if width >= 2 {
         let mut inline = inline64(v as u64);
@@ -358,20 +359,15 @@ fn int_constant(v: i64, ty: SrcType, width: u8, force: bool) -> Option<Operand> 
             inline = inline.or_else(|| inline64((v as u64) << 32));
         }
         return match inline {
-            Some(_) if !force => Some(constant(inline, 0, width, false)),
-            _ => fits32.then_some(Operand::Literal(v as u32)),
+            Some(code) => Some(Operand::Src { code, width }),
+            None => fits32.then_some(Operand::Literal(v as u32)),
         };
     }
     if !fits32 {
         return None;
     }
     let inline = match ty {
-        SrcType::I16 => int_inline(v).or_else(|| {
-            F16_BITS
-                .iter()
-                .position(|&b| i64::from(b) == v)
-                .map(|i| 240 + i as u16)
-        }),
+        SrcType::I16 => int_inline(v),
         SrcType::F16 => int_inline(i64::from(v as u32 as i32)).or_else(|| {
             u16::try_from(v)
                 .ok()
@@ -380,50 +376,50 @@ fn int_constant(v: i64, ty: SrcType, width: u8, force: bool) -> Option<Operand> 
         }),
         _ => inline32(v as u32),
     };
-    Some(constant(inline, v as u32, width, force))
+    Some(constant(inline, v as u32, width))
 }
 
 /// A floating-point constant for an operand of type `ty` and `width`
 /// dwords: converted to the operand's format (f64 for 64-bit operands, f16
 /// for f16 ones, else f32) and inline when its bits are an inline constant.
 /// A 64-bit integer operand takes only inline values.
-fn float_constant(f: f64, ty: SrcType, width: u8, force: bool) -> Option<Operand> {
+fn float_constant(f: f64, ty: SrcType, width: u8) -> Option<Operand> {
     if width >= 2 {
         let bits = f.to_bits();
         let inline = inline64(bits);
         return match inline {
-            Some(_) if !force => Some(constant(inline, 0, width, false)),
-            _ if ty == SrcType::F64 => Some(Operand::Literal((bits >> 32) as u32)),
-            _ => None,
+            Some(code) => Some(Operand::Src { code, width }),
+            None if ty == SrcType::F64 => Some(Operand::Literal((bits >> 32) as u32)),
+            None => None,
         };
     }
     if ty == SrcType::F16 {
         let bits = f32_to_f16(f as f32);
-        return Some(constant(inline_f16(bits), u32::from(bits), width, force));
+        return Some(constant(inline_f16(bits), u32::from(bits), width));
     }
     let bits = (f as f32).to_bits();
-    Some(constant(inline32(bits), bits, width, force))
+    Some(constant(inline32(bits), bits, width))
 }
 
 /// Parses a source operand value: register, special source, integer or
-/// float constant (inline when possible, else a literal of type `ty`), or
-/// `lit(constant)` (always a literal).
+/// float constant (inline when possible, else a literal of type `ty`);
+/// `lit(constant)` is the constant (llvm-mc-19 forces no literal on GFX9).
 pub(crate) fn parse_src(text: &str, ty: SrcType, width: u8) -> Option<Operand> {
     if let Some(r) = parse_reg(text) {
         return Some(r);
     }
-    let (text, force) = match text.strip_prefix("lit(").and_then(|t| t.strip_suffix(')')) {
-        Some(inner) => (inner.trim(), true),
-        None => (text, false),
-    };
+    let text = text
+        .strip_prefix("lit(")
+        .and_then(|t| t.strip_suffix(')'))
+        .map_or(text, str::trim);
     if let Some(v) = parse_int(text) {
-        return int_constant(v, ty, width, force);
+        return int_constant(v, ty, width);
     }
     if !text.contains('.') && !text.contains('e') && !text.contains('E') {
         return None;
     }
     let f: f64 = text.parse().ok()?;
-    float_constant(f, ty, width, force)
+    float_constant(f, ty, width)
 }
 
 fn f32_to_f16(f: f32) -> u16 {
