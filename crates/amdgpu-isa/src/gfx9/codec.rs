@@ -1608,6 +1608,19 @@ fn parse_format(text: &str, col: usize) -> Result<u8> {
     Ok(d | n << 4)
 }
 
+/// MTBUF's legacy `dfmt:N` (index 0, N < 16) or `nfmt:N` (index 1, N < 8):
+/// None if `t` is neither, an inner None if N is out of range.
+fn legacy_format_field(t: &str) -> Option<(usize, Option<u8>)> {
+    let (k, v) = t.split_once(':')?;
+    let (index, limit) = match k {
+        "dfmt" => (0, 16),
+        "nfmt" => (1, 8),
+        _ => return None,
+    };
+    let v = parse_int(v).filter(|v| (0..limit).contains(v));
+    Some((index, v.map(|v| v as u8)))
+}
+
 /// Cache-policy bits as LLVM spells them per target: gfx942 `sc0 nt sc1`,
 /// gfx90a `glc slc scc`, earlier `glc slc`.
 fn print_cpol(out: &mut String, m: &Modifiers, target: Target) {
@@ -2069,8 +2082,8 @@ fn split_top(text: &str, base: usize) -> Vec<(usize, &str)> {
     let mut start = 0;
     for (i, ch) in text.char_indices() {
         match ch {
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth -= 1,
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
             ',' if depth == 0 => {
                 out.push((start, &text[start..i]));
                 start = i + 1;
@@ -2094,8 +2107,8 @@ fn split_ws(text: &str, base: usize) -> Vec<(usize, &str)> {
     let mut start = None;
     for (i, ch) in text.char_indices() {
         match ch {
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth -= 1,
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
             _ => {}
         }
         if ch.is_whitespace() && depth == 0 {
@@ -2112,29 +2125,62 @@ fn split_ws(text: &str, base: usize) -> Vec<(usize, &str)> {
     out
 }
 
+/// A hardware register by number or `HW_REG_*` name.
+fn hwreg_id(text: &str, col: usize, target: Target) -> Result<u32> {
+    match parse_int(text) {
+        Some(v) => u32::try_from(v).map_err(|_| syntax("hwreg field out of range", col)),
+        None => (0..64)
+            .find(|&i| hwreg_name(i, target) == Some(text))
+            .ok_or_else(|| syntax(format!("unknown hardware register `{text}`"), col)),
+    }
+}
+
+/// `hwreg(ID[, OFFSET, SIZE])`, `{id: N, offset: N, size: N}` (fields
+/// optional, any order) or a 16-bit number.
 fn parse_hwreg(text: &str, col: usize, target: Target) -> Result<u32> {
     if let Some(v) = parse_int(text) {
+        if !(-0x8000..=0xFFFF).contains(&v) {
+            return Err(syntax(
+                "invalid immediate: only 16-bit values are legal",
+                col,
+            ));
+        }
         return Ok(v as u32 & 0xFFFF);
     }
-    let inner = text
-        .strip_prefix("hwreg(")
-        .and_then(|t| t.strip_suffix(')'))
-        .ok_or_else(|| syntax("expected hwreg(...)", col))?;
-    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
-    let id = match parse_int(parts[0]) {
-        Some(v) => v as u32,
-        None => (0..64)
-            .find(|&i| hwreg_name(i, target) == Some(parts[0]))
-            .ok_or_else(|| syntax(format!("unknown hardware register `{}`", parts[0]), col))?,
+    let field = |t: &str, what| {
+        parse_int(t)
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| syntax(format!("bad hwreg {what}"), col))
     };
-    let (off, size) = match parts.len() {
-        1 => (0, 32),
-        3 => (
-            parse_int(parts[1]).ok_or_else(|| syntax("bad hwreg offset", col))? as u32,
-            parse_int(parts[2]).ok_or_else(|| syntax("bad hwreg size", col))? as u32,
-        ),
-        _ => return Err(syntax("hwreg takes 1 or 3 arguments", col)),
-    };
+    let (id, off, size) =
+        if let Some(inner) = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+            let (mut id, mut off, mut size) = (0, 0, 32);
+            for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                let (k, v) = part
+                    .split_once(':')
+                    .ok_or_else(|| syntax("expected `field: value`", col))?;
+                match k.trim() {
+                    // (Numbers only: llvm-mc-19 takes no HW_REG_* name here.)
+                    "id" => id = field(v.trim(), "id")?,
+                    "offset" => off = field(v.trim(), "offset")?,
+                    "size" => size = field(v.trim(), "size")?,
+                    _ => return Err(syntax(format!("unknown hwreg field `{k}`"), col)),
+                }
+            }
+            (id, off, size)
+        } else {
+            let inner = text
+                .strip_prefix("hwreg(")
+                .and_then(|t| t.strip_suffix(')'))
+                .ok_or_else(|| syntax("expected hwreg(...)", col))?;
+            let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+            let id = hwreg_id(parts[0], col, target)?;
+            match parts[..] {
+                [_] => (id, 0, 32),
+                [_, o, sz] => (id, field(o, "offset")?, field(sz, "size")?),
+                _ => return Err(syntax("hwreg takes 1 or 3 arguments", col)),
+            }
+        };
     if id > 63 || off > 31 || !(1..=32).contains(&size) {
         return Err(syntax("hwreg field out of range", col));
     }
@@ -2294,6 +2340,24 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
         }
     }
     let mut mods = Modifiers::defaults_for(def);
+    // MTBUF's legacy `dfmt:N, nfmt:M` may stand among the operands.
+    let mut legacy_format: [Option<u8>; 2] = [None, None];
+    if def.family == Family::Mtbuf {
+        let mut bad = None;
+        opnds.retain(|&(c, t)| match legacy_format_field(t) {
+            Some((k, v)) => {
+                match v {
+                    Some(v) => legacy_format[k] = Some(v),
+                    None => bad = Some(c + 1),
+                }
+                false
+            }
+            None => true,
+        });
+        if let Some(col) = bad {
+            return Err(syntax("invalid dfmt/nfmt value", col));
+        }
+    }
     mods.op_sel_hi = 0;
     let gfx942 = target == Target::Gfx942;
     let mut op_sel_hi_given = false;
@@ -2304,6 +2368,8 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
     for &(c, t) in &modtexts {
         let col = c + 1;
         let (k, v) = t.split_once(':').unwrap_or((t, ""));
+        // `inst_offset:N` is llvm-mc's old spelling of `offset:N`.
+        let k = if k == "inst_offset" { "offset" } else { k };
         // llvm-mc takes modifiers only in the order LLVM prints them.
         let rank = MODIFIER_ORDER
             .iter()
@@ -2439,6 +2505,12 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             ("compr", Family::Exp) => mods.compr = true,
             ("vm", Family::Exp) => mods.vm = true,
             ("format", Family::Mtbuf) => mods.format = parse_format(v, col)?,
+            ("dfmt" | "nfmt", Family::Mtbuf) => {
+                let (k, v) = legacy_format_field(t)
+                    .and_then(|(k, v)| Some((k, v?)))
+                    .ok_or_else(|| syntax("invalid dfmt/nfmt value", col))?;
+                legacy_format[k] = Some(v);
+            }
             ("nv", Family::Smem) => mods.nv = true,
             ("offset", Family::Ds)
                 if v.starts_with("swizzle(") && def.mnemonic == "ds_swizzle_b32" =>
@@ -2475,6 +2547,9 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
         }
     }
 
+    if legacy_format.iter().any(Option::is_some) {
+        mods.format = legacy_format[0].unwrap_or(1) | legacy_format[1].unwrap_or(0) << 4;
+    }
     if is_dpp(def.family) && !dpp_ctrl_given {
         return Err(syntax(
             "missing DPP control (quad_perm, row_shl, …)",
@@ -2876,7 +2951,9 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
             "v_accvgpr_write_b32" => name == "vdst" && !agpr,
             "v_accvgpr_read_b32" => name == "vdst" && !vgpr || name.contains("src") && !agpr,
             "v_writelane_b32" => name == "src0" && vgpr,
-            "v_readlane_b32" => name == "src0" && !vgpr,
+            "v_readlane_b32" => {
+                name == "src0" && !vgpr && !matches!(o, Operand::Src { code: 254, .. })
+            }
             // The assembler takes only SGPRs here (the disassembler is laxer).
             // The assembler takes SGPRs and src_scc/execz/vccz here, no
             // numbers and no src_shared_base etc. (the disassembler is laxer).

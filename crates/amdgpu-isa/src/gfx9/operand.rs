@@ -211,6 +211,16 @@ fn print_code(s: &mut String, code: u16, width: u8, ty: SrcType) {
 /// Parses a register or register tuple: `s5`, `v[2:3]`, `a7`, `ttmp[4:7]`,
 /// `vcc`, `exec_lo`, `m0`, `s[4]`.
 pub(crate) fn parse_reg(text: &str) -> Option<Operand> {
+    if let Some(list) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+        return parse_reg_list(list);
+    }
+    // `acc5`, `acc[0:3]`: llvm-mc's other spelling of AGPRs.
+    if let Some(rest) = text.strip_prefix("acc") {
+        return match parse_reg(&format!("a{rest}"))? {
+            a @ Operand::Agpr { .. } => Some(a),
+            _ => None,
+        };
+    }
     if let Some((_, code, width)) = SPECIAL_REG.iter().find(|(n, _, _)| *n == text) {
         if *width == 0 {
             // `null` takes the width the operand needs.
@@ -275,6 +285,41 @@ pub(crate) fn parse_reg(text: &str) -> Option<Operand> {
         }),
         _ => None,
     }
+}
+
+/// `[s4,s5]`, `[ttmp4,ttmp5]`: consecutive single registers of one kind as
+/// a tuple.
+fn parse_reg_list(list: &str) -> Option<Operand> {
+    let regs: Vec<Operand> = list
+        .split(',')
+        .map(|r| parse_reg(r.trim()))
+        .collect::<Option<_>>()?;
+    // Register numbers in one space (AGPRs after the 9-bit codes).
+    let number = |r: &Operand| match *r {
+        Operand::Src {
+            code: c @ (0..=101 | 108..=123 | 256..),
+            width: 1,
+        } => Some(u32::from(c)),
+        Operand::Agpr { num, width: 1 } => Some(1024 + u32::from(num)),
+        _ => None,
+    };
+    let nums: Vec<u32> = regs.iter().map(number).collect::<Option<_>>()?;
+    let width = u8::try_from(nums.len()).ok()?;
+    if nums.windows(2).any(|w| w[1] != w[0] + 1) {
+        return None;
+    }
+    let tuple = match *regs.first()? {
+        Operand::Src { code, .. } => Operand::Src { code, width },
+        Operand::Agpr { num, .. } => Operand::Agpr { num, width },
+        _ => return None,
+    };
+    // The tuple stays within its register file (s101, ttmp15, v255, a255).
+    let last = nums.last().copied()?;
+    let first = nums[0];
+    let same_file = [0..=101, 108..=123, 256..=511, 1024..=1279]
+        .iter()
+        .any(|r| r.contains(&first) && r.contains(&last));
+    same_file.then_some(tuple)
 }
 
 /// Parses an integer as the assembler does (`12`, `-3`, `0x1f`); values
