@@ -1443,6 +1443,12 @@ fn print_gpr_idx(v: u32) -> String {
 
 fn parse_gpr_idx(text: &str, col: usize) -> Result<i64> {
     if let Some(v) = parse_int(text) {
+        if !(0..16).contains(&v) {
+            return Err(syntax(
+                "invalid immediate: only 4-bit values are legal",
+                col,
+            ));
+        }
         return Ok(v);
     }
     let inner = text
@@ -1455,6 +1461,9 @@ fn parse_gpr_idx(text: &str, col: usize) -> Result<i64> {
             .iter()
             .position(|n| *n == part)
             .ok_or_else(|| syntax(format!("unknown gpr_idx mode `{part}`"), col))?;
+        if v >> k & 1 == 1 {
+            return Err(syntax("duplicate VGPR index mode", col));
+        }
         v |= 1 << k;
     }
     Ok(v)
@@ -1520,6 +1529,9 @@ fn parse_bit_list(text: &str, col: usize) -> Result<Vec<u8>> {
         })
         .collect()
 }
+
+/// Cache-policy flags that llvm-mc also takes negated (`noglc`, `nosc0`).
+const CPOL_FLAGS: [&str; 6] = ["glc", "slc", "sc0", "sc1", "nt", "scc"];
 
 /// llvm-mc reads at most four entries of `op_sel:[...]` and the like.
 const MAX_BITS: usize = 4;
@@ -2155,10 +2167,15 @@ fn parse_hwreg(text: &str, col: usize, target: Target) -> Result<u32> {
     let (id, off, size) =
         if let Some(inner) = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
             let (mut id, mut off, mut size) = (0, 0, 32);
+            let mut seen = Vec::new();
             for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
                 let (k, v) = part
                     .split_once(':')
                     .ok_or_else(|| syntax("expected `field: value`", col))?;
+                if seen.contains(&k.trim()) {
+                    return Err(syntax("duplicate field", col));
+                }
+                seen.push(k.trim());
                 match k.trim() {
                     // (Numbers only: llvm-mc-19 takes no HW_REG_* name here.)
                     "id" => id = field(v.trim(), "id")?,
@@ -2370,6 +2387,13 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
         let (k, v) = t.split_once(':').unwrap_or((t, ""));
         // `inst_offset:N` is llvm-mc's old spelling of `offset:N`.
         let k = if k == "inst_offset" { "offset" } else { k };
+        // `noglc`, `nosc0`, ...: the flag explicitly off.
+        if let Some(flag) = k.strip_prefix("no")
+            && CPOL_FLAGS.contains(&flag)
+            && (def.accepts(flag, target) || def.modifiers.contains(&flag))
+        {
+            continue;
+        }
         // llvm-mc takes modifiers only in the order LLVM prints them.
         let rank = MODIFIER_ORDER
             .iter()
@@ -2742,10 +2766,13 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
         return Err(syntax(format!("unexpected operand `{t}`"), c + 1));
     }
     if let Some((col, v)) = endpgm_imm {
-        if def.mnemonic != "s_endpgm" || !(1..=0xFFFF).contains(&v) {
+        if def.mnemonic != "s_endpgm" || !(0..=0xFFFF).contains(&v) {
             return Err(syntax("unexpected immediate", col));
         }
-        operands.push(Operand::Imm(v));
+        // `s_endpgm 0` is plain `s_endpgm`.
+        if v != 0 {
+            operands.push(Operand::Imm(v));
+        }
     }
     if let Some(bits) = op_sel_list {
         let mut v = 0u8;
@@ -3254,6 +3281,9 @@ fn validate_memory(inst: &Inst, roles: &[&str]) -> Failure {
         && let Some((i, Operand::Src { code: 127, .. })) = operand_of(inst, roles, "saddr")
     {
         return Some(("invalid operand for instruction", Some(i)));
+    }
+    if def.family == Family::Mimg && def.mnemonic.contains("_pck") && m.d16 {
+        return Some(("invalid operand for instruction", None));
     }
     if def.mnemonic.starts_with("image_gather4") && m.dmask.count_ones() != 1 {
         return Some(("invalid image_gather dmask: only one bit must be set", None));

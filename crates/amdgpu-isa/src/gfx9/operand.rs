@@ -223,11 +223,9 @@ pub(crate) fn parse_reg(text: &str) -> Option<Operand> {
     }
     if let Some((_, code, width)) = SPECIAL_REG.iter().find(|(n, _, _)| *n == text) {
         if *width == 0 {
-            // `null` takes the width the operand needs.
-            return Some(Operand::Src {
-                code: *code,
-                width: 0,
-            });
+            // `null` (code 125) is printed on GFX9 but llvm-mc-19 refuses
+            // it there ("not supported on this GPU").
+            return None;
         }
         return Some(Operand::Src {
             code: *code,
@@ -438,11 +436,19 @@ fn float_constant(f: f64, ty: SrcType, width: u8) -> Option<Operand> {
             None => None,
         };
     }
+    let single = f as f32;
     if ty == SrcType::F16 {
-        let bits = f32_to_f16(f as f32);
+        let bits = f32_to_f16(single);
+        let back = f16_magnitude(bits);
+        if lossy_range(f, back) {
+            return None;
+        }
         return Some(constant(inline_f16(bits), u32::from(bits), width));
     }
-    let bits = (f as f32).to_bits();
+    if lossy_range(f, f64::from(single)) {
+        return None;
+    }
+    let bits = single.to_bits();
     Some(constant(inline32(bits), bits, width))
 }
 
@@ -465,6 +471,26 @@ pub(crate) fn parse_src(text: &str, ty: SrcType, width: u8) -> Option<Operand> {
     }
     let f: f64 = text.parse().ok()?;
     float_constant(f, ty, width)
+}
+
+/// Whether converting `f` gave `got` by overflow (to infinity) or underflow
+/// (to zero or a denormal that lost bits): llvm-mc takes precision loss
+/// but not those.
+fn lossy_range(f: f64, got: f64) -> bool {
+    let overflow = f.is_finite() && got.is_infinite();
+    let underflow = f != 0.0 && got.abs() < f.abs() / 2.0;
+    overflow || underflow
+}
+
+/// The value of an f16 bit pattern, ignoring sign (for range checks).
+fn f16_magnitude(bits: u16) -> f64 {
+    let exp = i32::from(bits >> 10 & 0x1F);
+    let man = f64::from(bits & 0x3FF);
+    match exp {
+        0x1F => f64::INFINITY,
+        0 => man * 2f64.powi(-24),
+        e => (1.0 + man / 1024.0) * 2f64.powi(e - 15),
+    }
 }
 
 fn f32_to_f16(f: f32) -> u16 {
