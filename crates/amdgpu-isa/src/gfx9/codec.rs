@@ -2356,6 +2356,14 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             modtexts.clear();
         }
     }
+    // VOPC e32 may leave its vcc destination implicit (`v_cmp_lt_f32 v1, v2`).
+    if def.family == Family::Vopc
+        && roles.first().is_some_and(|r| role(r) == "vcc")
+        && opnds.len() + 1 == roles.len()
+    {
+        let at = opnds.first().map_or(base, |o| o.0);
+        opnds.insert(0, (at, "vcc"));
+    }
     let mut mods = Modifiers::defaults_for(def);
     // MTBUF's legacy `dfmt:N, nfmt:M` may stand among the operands.
     let mut legacy_format: [Option<u8>; 2] = [None, None];
@@ -2852,10 +2860,12 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
                 continue;
             }
             let v = match o {
-                Operand::Src { code, width }
-                    if *code < 128 || (235..=239).contains(code) || (251..=253).contains(code) =>
+                Operand::Src { code, width } if *code < 128 => Some((*code, u32::from(*width))),
+                // Special sources are one value whatever the operand's width.
+                Operand::Src { code, .. }
+                    if (235..=239).contains(code) || (251..=253).contains(code) =>
                 {
-                    Some((*code, u32::from(*width)))
+                    Some((*code, 0))
                 }
                 Operand::Src { .. } if name == "vcc" => Some((106, 2)),
                 Operand::Literal(v) => Some((255, *v)),
