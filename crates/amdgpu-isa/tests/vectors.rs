@@ -6,7 +6,7 @@
 //! Families the codec implements must pass every vector except those in
 //! `KNOWN_GAPS` (each with its reason); other families are counted only.
 
-use amdgpu_isa::gfx9::{self, Family, Target};
+use amdgpu_isa::gfx9::{self, Family, InstDef, SrcType, Target};
 use std::collections::BTreeMap;
 
 /// Vectors whose objdump text cannot be assembled back to the same bytes,
@@ -29,6 +29,20 @@ const KNOWN_GAPS: &[(&str, &str, &str)] = &[
         "LLVM prints v_clrexcp_e64 as `v_clrexcp`: the text is ambiguous",
     ),
 ];
+
+/// LLVM prints the inline f16 constants of 16-bit integer operands as bit
+/// patterns (`v_add_u16_e32 v0, 0x3800, v1`), which llvm-mc-19 reads back
+/// as literals: such objdump text does not round-trip (parse direction
+/// skipped, as for `KNOWN_GAPS`).
+const F16_PATTERNS: [&str; 9] = [
+    "0x3800", "0xb800", "0x3c00", "0xbc00", "0x4000", "0xc000", "0x4400", "0xc400", "0x3118",
+];
+
+fn i16_inline_float(text: &str, target: Target) -> bool {
+    let mn = text.split_whitespace().next().unwrap_or("");
+    InstDef::find(mn, target).is_some_and(|d| d.src_type() == SrcType::I16)
+        && text.split([' ', ',']).any(|t| F16_PATTERNS.contains(&t))
+}
 
 struct Vector {
     input: String,
@@ -85,7 +99,8 @@ fn run(target: Target) {
         }
         let gap = KNOWN_GAPS
             .iter()
-            .any(|(p, sub, _)| v.objdump.starts_with(p) && v.objdump.contains(sub));
+            .any(|(p, sub, _)| v.objdump.starts_with(p) && v.objdump.contains(sub))
+            || i16_inline_float(&v.objdump, target);
         let mut fail = |what: String| failures.push(format!("{}: {what}", target.name()));
         match gfx9::decode(&v.bytes, target) {
             Ok((inst, len)) if len == v.bytes.len() && gfx9::print(&inst) == v.objdump => {

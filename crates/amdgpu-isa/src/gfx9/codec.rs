@@ -661,6 +661,7 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
                             src(w1 >> 25, 1)
                         } else if soe {
                             mods.offset = off;
+                            mods.soe = true;
                             src(w1 >> 25, 1)
                         } else if imm {
                             Operand::Imm(i64::from(off))
@@ -1025,13 +1026,19 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
             len = 8;
             let mubuf = family == Family::Mubuf;
             if def.operands.iter().all(|r| r.is_empty()) {
-                // buffer_wbinvl1 and friends: LLVM ignores every other field.
+                // buffer_wbinvl1 and friends: LLVM ignores every other field
+                // (but gfx942's buffer_wbl2/buffer_inv keep sc0 and sc1).
+                let mut mods = Modifiers::default();
+                if flag_beyond_inventory(def, "sc0", target) {
+                    mods.glc = w0 >> 14 & 1 == 1;
+                    mods.sc1 = w0 >> 15 & 1 == 1;
+                }
                 return Ok((
                     Inst {
                         target,
                         def,
                         operands: Vec::new(),
-                        mods: Modifiers::default(),
+                        mods,
                     },
                     len,
                 ));
@@ -1239,6 +1246,8 @@ fn check_operand(def: &InstDef, role: &str, op: &Operand) -> Result<()> {
             if (role.starts_with("vsrc") || def.mnemonic == "v_readfirstlane_b32")
                 && role.contains("src")
                 && code < 256
+                // v_readfirstlane_b32 also reads lds_direct.
+                && !(code == 254 && def.mnemonic == "v_readfirstlane_b32")
                 // MFMA A/B take special sources (src_execz, ...) but no numbers.
                 && !(is_mai(def) && matches!(code, 235..=239 | 251..=254)) =>
         {
@@ -1257,11 +1266,16 @@ fn check_operand(def: &InstDef, role: &str, op: &Operand) -> Result<()> {
         Operand::Src { code: 254, width } if width > 1 => {
             return bad("lds_direct is a 32-bit source");
         }
+        // LLVM decodes lds_direct in any VALU source field; the assembler
+        // takes it only as src0 (see `validate`).
         Operand::Src { code: 254, .. }
-            if !(matches!(def.family, Family::Vop1 | Family::Vop2 | Family::Vopc)
-                && matches!(role, "src0" | "src")) =>
+            if !(matches!(
+                def.family,
+                Family::Vop1 | Family::Vop2 | Family::Vopc | Family::Vop3 | Family::Vop3p
+            ) && role.contains("src")
+                && !is_mai(def)) =>
         {
-            return bad("lds_direct is only a VOP1/VOP2/VOPC src0");
+            return bad("lds_direct is only a VALU source");
         }
         Operand::Src {
             code: 124 | 126 | 127,
@@ -1429,6 +1443,12 @@ fn print_gpr_idx(v: u32) -> String {
 
 fn parse_gpr_idx(text: &str, col: usize) -> Result<i64> {
     if let Some(v) = parse_int(text) {
+        if !(0..16).contains(&v) {
+            return Err(syntax(
+                "invalid immediate: only 4-bit values are legal",
+                col,
+            ));
+        }
         return Ok(v);
     }
     let inner = text
@@ -1441,6 +1461,9 @@ fn parse_gpr_idx(text: &str, col: usize) -> Result<i64> {
             .iter()
             .position(|n| *n == part)
             .ok_or_else(|| syntax(format!("unknown gpr_idx mode `{part}`"), col))?;
+        if v >> k & 1 == 1 {
+            return Err(syntax("duplicate VGPR index mode", col));
+        }
         v |= 1 << k;
     }
     Ok(v)
@@ -1494,6 +1517,9 @@ fn parse_bit_list(text: &str, col: usize) -> Result<Vec<u8>> {
         .strip_prefix('[')
         .and_then(|x| x.strip_suffix(']'))
         .ok_or_else(|| syntax("expected [b,b,...]", col))?;
+    if inner.split(',').count() > MAX_BITS {
+        return Err(syntax("expected a closing square bracket", col));
+    }
     inner
         .split(',')
         .map(|b| match b.trim() {
@@ -1502,6 +1528,59 @@ fn parse_bit_list(text: &str, col: usize) -> Result<Vec<u8>> {
             _ => Err(syntax("bits must be 0 or 1", col)),
         })
         .collect()
+}
+
+/// Cache-policy flags that llvm-mc also takes negated (`noglc`, `nosc0`).
+const CPOL_FLAGS: [&str; 6] = ["glc", "slc", "sc0", "sc1", "nt", "scc"];
+
+/// llvm-mc reads at most four entries of `op_sel:[...]` and the like.
+const MAX_BITS: usize = 4;
+
+/// The immediate offset range of non-buffer SMEM (21-bit signed).
+const SMEM_OFFSET: std::ops::RangeInclusive<i64> = -0x10_0000..=0xF_FFFF;
+
+/// Cache-policy flags llvm-mc takes where the inventory does not list them
+/// (checked with llvm-mc-19): gfx90a's `scc` on every memory instruction,
+/// gfx942's `sc0`/`sc1` on buffer_wbl2/buffer_inv, `tfe` on any image
+/// instruction before gfx90a.
+fn flag_beyond_inventory(def: &InstDef, k: &str, target: Target) -> bool {
+    let memory = matches!(
+        def.family,
+        Family::Flat | Family::Global | Family::Scratch | Family::Mubuf | Family::Mtbuf
+    );
+    match (k, target) {
+        ("scc", Target::Gfx90a) => memory,
+        ("sc0" | "sc1", Target::Gfx942) => matches!(def.mnemonic, "buffer_wbl2" | "buffer_inv"),
+        ("tfe", _) => def.family == Family::Mimg && !target.has_agprs(),
+        _ => false,
+    }
+}
+
+/// Modifier keywords of VALU instructions that only some take, and the
+/// inventory modifier that allows each.
+const GATED_MODIFIERS: [(&str, &str); 6] = [
+    ("clamp", "clamp"),
+    ("mul", "omod"),
+    ("div", "omod"),
+    ("high", "high"),
+    ("neg", "neg"),
+    ("blgp", "blgp"),
+];
+
+/// Whether a VALU instruction takes modifier keyword `k` (per the
+/// inventory: VOPC e64 has no omod, the fp8 conversions no clamp, ...).
+fn modifier_allowed(def: &InstDef, k: &str) -> bool {
+    // The inventory omits modifiers LLVM takes on other VOP3, VOP3P and
+    // SDWA rows (omod of float-to-int conversions, clamp of v_pk_*_f32):
+    // only these families are gated (checked with llvm-mc-19).
+    let mn = def.mnemonic;
+    let valu = (def.family == Family::Vop3
+        && (mn.starts_with("v_cmp") || mn.starts_with("v_interp") || mn.contains("fp8")))
+        || is_mai(def);
+    match GATED_MODIFIERS.iter().find(|(word, _)| *word == k) {
+        Some((_, m)) if valu => def.modifiers.contains(m),
+        _ => true,
+    }
 }
 
 fn small(v: i64, max: u8, col: usize) -> Result<u8> {
@@ -1539,6 +1618,19 @@ fn parse_format(text: &str, col: usize) -> Result<u8> {
         }
     }
     Ok(d | n << 4)
+}
+
+/// MTBUF's legacy `dfmt:N` (index 0, N < 16) or `nfmt:N` (index 1, N < 8):
+/// None if `t` is neither, an inner None if N is out of range.
+fn legacy_format_field(t: &str) -> Option<(usize, Option<u8>)> {
+    let (k, v) = t.split_once(':')?;
+    let (index, limit) = match k {
+        "dfmt" => (0, 16),
+        "nfmt" => (1, 8),
+        _ => return None,
+    };
+    let v = parse_int(v).filter(|v| (0..limit).contains(v));
+    Some((index, v.map(|v| v as u8)))
 }
 
 /// Cache-policy bits as LLVM spells them per target: gfx942 `sc0 nt sc1`,
@@ -1692,11 +1784,27 @@ fn print_waitcnt(v: u32) -> String {
     }
 }
 
+/// The type of operand `i`: the instruction's, except that a 32-bit
+/// operand of a 16-bit integer instruction (`v_sad_u16`'s sources,
+/// `v_mad_u32_u16`'s src2) takes f32 constants.
+fn operand_type(def: &InstDef, i: usize) -> SrcType {
+    let ty = def.src_type();
+    let wide = def.operands.get(i).is_some_and(|r| {
+        r.split(':')
+            .skip(1)
+            .any(|p| matches!(p, "u32" | "i32" | "b32" | "u16x2" | "i16x2"))
+    });
+    if ty == SrcType::I16 && wide {
+        SrcType::B32
+    } else {
+        ty
+    }
+}
+
 /// LLVM's text for the instruction, as llvm-objdump-19 prints it (without
 /// address, bytes, or branch-target comments).
 pub fn print(inst: &Inst) -> String {
     let def = inst.def;
-    let ty = def.src_type();
     let mut out = def.name.to_string();
     let m = &inst.mods;
     let mut texts = Vec::new();
@@ -1727,7 +1835,7 @@ pub fn print(inst: &Inst) -> String {
                 (Family::Vop3 | Family::Vintrp, "param", Operand::Imm(v)) => PARAMS
                     .get(*v as usize)
                     .map_or_else(|| format!("invalid_param_{v}"), |p| p.to_string()),
-                _ => op.print(ty),
+                _ => op.print(operand_type(def, i)),
             };
         if let (true, Some(k)) = (
             is_dpp(def.family) || is_sdwa(def.family),
@@ -1776,7 +1884,7 @@ pub fn print(inst: &Inst) -> String {
     }
     match def.family {
         Family::Smem => {
-            if m.offset != 0 {
+            if m.offset != 0 || m.soe {
                 out.push_str(&format!(" offset:{}", signed_hex(i64::from(m.offset))));
             }
             if m.glc {
@@ -1986,8 +2094,8 @@ fn split_top(text: &str, base: usize) -> Vec<(usize, &str)> {
     let mut start = 0;
     for (i, ch) in text.char_indices() {
         match ch {
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth -= 1,
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
             ',' if depth == 0 => {
                 out.push((start, &text[start..i]));
                 start = i + 1;
@@ -2011,8 +2119,8 @@ fn split_ws(text: &str, base: usize) -> Vec<(usize, &str)> {
     let mut start = None;
     for (i, ch) in text.char_indices() {
         match ch {
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth -= 1,
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
             _ => {}
         }
         if ch.is_whitespace() && depth == 0 {
@@ -2029,29 +2137,67 @@ fn split_ws(text: &str, base: usize) -> Vec<(usize, &str)> {
     out
 }
 
+/// A hardware register by number or `HW_REG_*` name.
+fn hwreg_id(text: &str, col: usize, target: Target) -> Result<u32> {
+    match parse_int(text) {
+        Some(v) => u32::try_from(v).map_err(|_| syntax("hwreg field out of range", col)),
+        None => (0..64)
+            .find(|&i| hwreg_name(i, target) == Some(text))
+            .ok_or_else(|| syntax(format!("unknown hardware register `{text}`"), col)),
+    }
+}
+
+/// `hwreg(ID[, OFFSET, SIZE])`, `{id: N, offset: N, size: N}` (fields
+/// optional, any order) or a 16-bit number.
 fn parse_hwreg(text: &str, col: usize, target: Target) -> Result<u32> {
     if let Some(v) = parse_int(text) {
+        if !(-0x8000..=0xFFFF).contains(&v) {
+            return Err(syntax(
+                "invalid immediate: only 16-bit values are legal",
+                col,
+            ));
+        }
         return Ok(v as u32 & 0xFFFF);
     }
-    let inner = text
-        .strip_prefix("hwreg(")
-        .and_then(|t| t.strip_suffix(')'))
-        .ok_or_else(|| syntax("expected hwreg(...)", col))?;
-    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
-    let id = match parse_int(parts[0]) {
-        Some(v) => v as u32,
-        None => (0..64)
-            .find(|&i| hwreg_name(i, target) == Some(parts[0]))
-            .ok_or_else(|| syntax(format!("unknown hardware register `{}`", parts[0]), col))?,
+    let field = |t: &str, what| {
+        parse_int(t)
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| syntax(format!("bad hwreg {what}"), col))
     };
-    let (off, size) = match parts.len() {
-        1 => (0, 32),
-        3 => (
-            parse_int(parts[1]).ok_or_else(|| syntax("bad hwreg offset", col))? as u32,
-            parse_int(parts[2]).ok_or_else(|| syntax("bad hwreg size", col))? as u32,
-        ),
-        _ => return Err(syntax("hwreg takes 1 or 3 arguments", col)),
-    };
+    let (id, off, size) =
+        if let Some(inner) = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+            let (mut id, mut off, mut size) = (0, 0, 32);
+            let mut seen = Vec::new();
+            for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                let (k, v) = part
+                    .split_once(':')
+                    .ok_or_else(|| syntax("expected `field: value`", col))?;
+                if seen.contains(&k.trim()) {
+                    return Err(syntax("duplicate field", col));
+                }
+                seen.push(k.trim());
+                match k.trim() {
+                    // (Numbers only: llvm-mc-19 takes no HW_REG_* name here.)
+                    "id" => id = field(v.trim(), "id")?,
+                    "offset" => off = field(v.trim(), "offset")?,
+                    "size" => size = field(v.trim(), "size")?,
+                    _ => return Err(syntax(format!("unknown hwreg field `{k}`"), col)),
+                }
+            }
+            (id, off, size)
+        } else {
+            let inner = text
+                .strip_prefix("hwreg(")
+                .and_then(|t| t.strip_suffix(')'))
+                .ok_or_else(|| syntax("expected hwreg(...)", col))?;
+            let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+            let id = hwreg_id(parts[0], col, target)?;
+            match parts[..] {
+                [_] => (id, 0, 32),
+                [_, o, sz] => (id, field(o, "offset")?, field(sz, "size")?),
+                _ => return Err(syntax("hwreg takes 1 or 3 arguments", col)),
+            }
+        };
     if id > 63 || off > 31 || !(1..=32).contains(&size) {
         return Err(syntax("hwreg field out of range", col));
     }
@@ -2087,16 +2233,38 @@ fn parse_waitcnt(text: &str, col: usize) -> Result<u32> {
 pub fn parse_line(line: &str, target: Target) -> Result<Inst> {
     let first = parse_line_as(line, target, None);
     if first.is_err() {
-        // llvm-mc promotes a VOP1/VOP2/VOPC line it cannot encode as e32 to e64.
+        // llvm-mc matches a VOP1/VOP2/VOPC line it cannot encode as e32
+        // against the e64, SDWA and DPP forms, in that order.
         let mn = line.split_whitespace().next().unwrap_or("");
         let base = mn.strip_suffix("_e32").unwrap_or(mn);
-        if let Some(Ok(inst)) = InstDef::find(&format!("{base}_e64"), target)
-            .map(|def| parse_line_as(line, target, Some(def)))
-        {
-            return Ok(inst);
+        let forms = if base.len() < mn.len() {
+            &["_e64"][..]
+        } else {
+            &["_e64", "_sdwa", "_dpp"][..]
+        };
+        for form in forms {
+            if let Some(Ok(inst)) = InstDef::find(&format!("{base}{form}"), target)
+                .map(|def| parse_line_as(line, target, Some(def)))
+            {
+                return Ok(inst);
+            }
         }
     }
     first
+}
+
+/// Looks a mnemonic up, also with llvm-mc's forced-encoding suffixes on
+/// instructions that have a single encoding: `_e32` on any non-VOP3 one
+/// (`s_mov_b64_e32`), `_e64` on a VOP3/VOP3P one (`v_fma_f32_e64`).
+fn find_forced(mn: &str, target: Target) -> Option<&'static InstDef> {
+    InstDef::find(mn, target).or_else(|| {
+        let (base, vop3) = match mn.strip_suffix("_e32") {
+            Some(b) => (b, false),
+            None => (mn.strip_suffix("_e64")?, true),
+        };
+        InstDef::find(base, target)
+            .filter(|d| matches!(d.family, Family::Vop3 | Family::Vop3p) == vop3)
+    })
 }
 
 fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> Result<Inst> {
@@ -2114,7 +2282,7 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
     }
     let mn_end = code.find(char::is_whitespace).unwrap_or(code.len());
     let mn = &code[..mn_end];
-    let def = over.or_else(|| InstDef::find(mn, target)).ok_or_else(|| {
+    let def = over.or_else(|| find_forced(mn, target)).ok_or_else(|| {
         syntax(
             format!("unknown instruction `{mn}` for {}", target.name()),
             lead + 1,
@@ -2188,7 +2356,33 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             modtexts.clear();
         }
     }
+    // VOPC e32 may leave its vcc destination implicit (`v_cmp_lt_f32 v1, v2`).
+    if def.family == Family::Vopc
+        && roles.first().is_some_and(|r| role(r) == "vcc")
+        && opnds.len() + 1 == roles.len()
+    {
+        let at = opnds.first().map_or(base, |o| o.0);
+        opnds.insert(0, (at, "vcc"));
+    }
     let mut mods = Modifiers::defaults_for(def);
+    // MTBUF's legacy `dfmt:N, nfmt:M` may stand among the operands.
+    let mut legacy_format: [Option<u8>; 2] = [None, None];
+    if def.family == Family::Mtbuf {
+        let mut bad = None;
+        opnds.retain(|&(c, t)| match legacy_format_field(t) {
+            Some((k, v)) => {
+                match v {
+                    Some(v) => legacy_format[k] = Some(v),
+                    None => bad = Some(c + 1),
+                }
+                false
+            }
+            None => true,
+        });
+        if let Some(col) = bad {
+            return Err(syntax("invalid dfmt/nfmt value", col));
+        }
+    }
     mods.op_sel_hi = 0;
     let gfx942 = target == Target::Gfx942;
     let mut op_sel_hi_given = false;
@@ -2199,6 +2393,15 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
     for &(c, t) in &modtexts {
         let col = c + 1;
         let (k, v) = t.split_once(':').unwrap_or((t, ""));
+        // `inst_offset:N` is llvm-mc's old spelling of `offset:N`.
+        let k = if k == "inst_offset" { "offset" } else { k };
+        // `noglc`, `nosc0`, ...: the flag explicitly off.
+        if let Some(flag) = k.strip_prefix("no")
+            && CPOL_FLAGS.contains(&flag)
+            && (def.accepts(flag, target) || def.modifiers.contains(&flag))
+        {
+            continue;
+        }
         // llvm-mc takes modifiers only in the order LLVM prints them.
         let rank = MODIFIER_ORDER
             .iter()
@@ -2220,11 +2423,15 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
         if FLAGS.contains(&k)
             && !def.accepts(k, target)
             && (target == Target::Gfx908 || !def.modifiers.contains(&k))
+            && !flag_beyond_inventory(def, k, target)
         {
             return Err(syntax(
                 format!("`{k}` is not supported by {}", def.mnemonic),
                 col,
             ));
+        }
+        if !modifier_allowed(def, k) {
+            return Err(syntax("not a valid operand.", col));
         }
         let num = || parse_int(v).ok_or_else(|| syntax(format!("bad value in `{t}`"), col));
         match (k, def.family) {
@@ -2299,22 +2506,20 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             ("mul", Family::Vop3) if v == "2" => mods.omod = 1,
             ("mul", Family::Vop3) if v == "4" => mods.omod = 2,
             ("div", Family::Vop3) if v == "2" => mods.omod = 3,
-            ("op_sel", Family::Vop3) => {
-                let inner = v
-                    .strip_prefix('[')
-                    .and_then(|x| x.strip_suffix(']'))
-                    .ok_or_else(|| syntax("expected op_sel:[...]", col))?;
-                let bits: Option<Vec<u8>> =
-                    inner.split(',').map(|b| b.trim().parse().ok()).collect();
-                op_sel_list = Some(bits.ok_or_else(|| syntax("bad op_sel", col))?);
-            }
+            ("op_sel", Family::Vop3) => op_sel_list = Some(parse_bit_list(v, col)?),
             ("glc", Family::Smem) => mods.glc = true,
             ("glc", _) if !gfx942 => mods.glc = true,
             ("slc", _) if !gfx942 => mods.slc = true,
             ("sc0", _) if gfx942 => mods.glc = true,
             ("nt", _) if gfx942 => mods.slc = true,
             ("sc1", _) if gfx942 => mods.sc1 = true,
-            ("scc", _) if target == Target::Gfx90a => mods.sc1 = true,
+            // llvm-mc takes scc on gfx90a's float atomics but leaves the
+            // bit out of their encoding (checked with llvm-mc-19).
+            ("scc", _) if target == Target::Gfx90a => {
+                let mn = def.mnemonic;
+                mods.sc1 = !(mn.contains("atomic")
+                    && (mn.contains("_f16") || mn.contains("_f32") || mn.contains("_f64")))
+            }
             ("gds", Family::Ds) => mods.gds = true,
             ("lds", _) => mods.lds = true,
             ("offen", Family::Mubuf | Family::Mtbuf) => mods.offen = true,
@@ -2332,6 +2537,12 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             ("compr", Family::Exp) => mods.compr = true,
             ("vm", Family::Exp) => mods.vm = true,
             ("format", Family::Mtbuf) => mods.format = parse_format(v, col)?,
+            ("dfmt" | "nfmt", Family::Mtbuf) => {
+                let (k, v) = legacy_format_field(t)
+                    .and_then(|(k, v)| Some((k, v?)))
+                    .ok_or_else(|| syntax("invalid dfmt/nfmt value", col))?;
+                legacy_format[k] = Some(v);
+            }
             ("nv", Family::Smem) => mods.nv = true,
             ("offset", Family::Ds)
                 if v.starts_with("swizzle(") && def.mnemonic == "ds_swizzle_b32" =>
@@ -2341,7 +2552,7 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             ("offset", _) => {
                 let v = num()?;
                 let ok = match def.family {
-                    Family::Smem => (-0x10_0000..=0x1F_FFFF).contains(&v),
+                    Family::Smem => SMEM_OFFSET.contains(&v),
                     Family::Ds => (0..=0xFFFF).contains(&v),
                     Family::Flat | Family::Mubuf | Family::Mtbuf => (0..=4095).contains(&v),
                     _ => (-4096..=4095).contains(&v),
@@ -2350,6 +2561,7 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
                     return Err(syntax("offset out of range", col));
                 }
                 mods.offset = v as i32;
+                mods.soe = def.family == Family::Smem;
             }
             ("offset0", Family::Ds) | ("offset1", Family::Ds) => {
                 let v = num()?;
@@ -2367,6 +2579,9 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
         }
     }
 
+    if legacy_format.iter().any(Option::is_some) {
+        mods.format = legacy_format[0].unwrap_or(1) | legacy_format[1].unwrap_or(0) << 4;
+    }
     if is_dpp(def.family) && !dpp_ctrl_given {
         return Err(syntax(
             "missing DPP control (quad_perm, row_shl, …)",
@@ -2495,7 +2710,7 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
                 if s == "off" {
                     Operand::Off
                 } else {
-                    let v = parse_src(s, ty, w)
+                    let v = parse_src(s, operand_type(def, i), w)
                         .ok_or_else(|| syntax(format!("invalid operand `{t}`"), col))?;
                     // SDWA integer sources take sext, not neg/abs.
                     let int_typed = r
@@ -2559,10 +2774,13 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
         return Err(syntax(format!("unexpected operand `{t}`"), c + 1));
     }
     if let Some((col, v)) = endpgm_imm {
-        if def.mnemonic != "s_endpgm" || !(1..=0xFFFF).contains(&v) {
+        if def.mnemonic != "s_endpgm" || !(0..=0xFFFF).contains(&v) {
             return Err(syntax("unexpected immediate", col));
         }
-        operands.push(Operand::Imm(v));
+        // `s_endpgm 0` is plain `s_endpgm`.
+        if v != 0 {
+            operands.push(Operand::Imm(v));
+        }
     }
     if let Some(bits) = op_sel_list {
         let mut v = 0u8;
@@ -2642,10 +2860,12 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
                 continue;
             }
             let v = match o {
-                Operand::Src { code, width }
-                    if *code < 128 || (235..=239).contains(code) || (251..=253).contains(code) =>
+                Operand::Src { code, width } if *code < 128 => Some((*code, u32::from(*width))),
+                // Special sources are one value whatever the operand's width.
+                Operand::Src { code, .. }
+                    if (235..=239).contains(code) || (251..=253).contains(code) =>
                 {
-                    Some((*code, u32::from(*width)))
+                    Some((*code, 0))
                 }
                 Operand::Src { .. } if name == "vcc" => Some((106, 2)),
                 Operand::Literal(v) => Some((255, *v)),
@@ -2692,7 +2912,7 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
                 .iter()
                 .zip(&inst.operands)
                 .filter(|(r, o)| matches!(role(r), "vaddr" | "saddr") && **o != Operand::Off);
-            if both.count() > 1 {
+            if both.count() != 1 {
                 return err("operands are not valid for this GPU or mode", mn_col);
             }
         }
@@ -2768,7 +2988,9 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
             "v_accvgpr_write_b32" => name == "vdst" && !agpr,
             "v_accvgpr_read_b32" => name == "vdst" && !vgpr || name.contains("src") && !agpr,
             "v_writelane_b32" => name == "src0" && vgpr,
-            "v_readlane_b32" => name == "src0" && !vgpr,
+            "v_readlane_b32" => {
+                name == "src0" && !vgpr && !matches!(o, Operand::Src { code: 254, .. })
+            }
             // The assembler takes only SGPRs here (the disassembler is laxer).
             // The assembler takes SGPRs and src_scc/execz/vccz here, no
             // numbers and no src_shared_base etc. (the disassembler is laxer).
@@ -2926,6 +3148,15 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
             );
         }
     }
+    if let Some((reason, at)) = validate_mai(inst, &roles)
+        .or_else(|| validate_alignment(inst))
+        .or_else(|| validate_memory(inst, &roles))
+    {
+        return err(reason, at.map_or(mn_col, col));
+    }
+    if let Some(reason) = lds_direct_misuse(inst, &roles) {
+        return err(reason, mn_col);
+    }
     // lds_direct is gone on gfx90a and gfx942.
     if t.has_agprs()
         && inst
@@ -2936,6 +3167,168 @@ fn validate(inst: &Inst, cols: &[usize], mn_col: usize) -> Result<()> {
         return err("lds_direct is not supported on this GPU", mn_col);
     }
     Ok(())
+}
+
+/// A failed check: the message and the operand it is about (None: the
+/// mnemonic).
+type Failure = Option<(&'static str, Option<usize>)>;
+
+/// The operand with role `name`, and its index.
+fn operand_of<'a>(inst: &'a Inst, roles: &[&str], name: &str) -> Option<(usize, &'a Operand)> {
+    roles
+        .iter()
+        .zip(&inst.operands)
+        .enumerate()
+        .find(|(_, (r, _))| role(r) == name)
+        .map(|(i, (_, o))| (i, o))
+}
+
+/// First register and width of a VGPR or AGPR operand (AGPRs numbered
+/// from 256 like VGPRs' codes, to keep the two apart).
+fn vector_range(o: &Operand) -> Option<(u16, u16)> {
+    match *o {
+        Operand::Src {
+            code: c @ 256..,
+            width,
+        } => Some((c, u16::from(width.max(1)))),
+        Operand::Agpr { num, width } => Some((1024 + u16::from(num), u16::from(width.max(1)))),
+        _ => None,
+    }
+}
+
+/// MAI rules: on gfx908 the accumulator takes no inline constant and
+/// v_accvgpr_write reads a VGPR or an inline constant; an accumulator wider
+/// than 128 bits overlaps the destination fully or not at all.
+fn validate_mai(inst: &Inst, roles: &[&str]) -> Failure {
+    let def = inst.def;
+    if def.mnemonic == "v_accvgpr_write_b32"
+        && inst.target == Target::Gfx908
+        && let Some((i, o)) = operand_of(inst, roles, "src0")
+            .or_else(|| operand_of(inst, roles, "src"))
+            .or_else(|| operand_of(inst, roles, "vsrc"))
+        && !matches!(o, Operand::Src { code: 128..=248 | 256.., .. })
+    {
+        return Some((
+            "source operand must be either a VGPR or an inline constant",
+            Some(i),
+        ));
+    }
+    if !is_mai(def) {
+        return None;
+    }
+    let src2 = operand_of(inst, roles, "src2");
+    if inst.target == Target::Gfx908
+        && let Some((
+            i,
+            Operand::Src {
+                code: 128..=255, ..
+            }
+            | Operand::Literal(_),
+        )) = src2
+    {
+        return Some(("inline constants are not allowed for this operand", Some(i)));
+    }
+    let dst = operand_of(inst, roles, "vdst").and_then(|(_, o)| vector_range(o));
+    let acc = src2.and_then(|(_, o)| vector_range(o));
+    if let (Some((d, dw)), Some((c, cw))) = (dst, acc)
+        && (d, dw) != (c, cw)
+        && dw > 4
+        && d < c + cw
+        && c < d + dw
+    {
+        return Some((
+            "source 2 operand must not partially overlap with dst",
+            src2.map(|x| x.0),
+        ));
+    }
+    None
+}
+
+/// gfx90a and gfx942 keep VGPR and AGPR tuples 64-bit aligned (and the data
+/// register of ds_gws_* even).
+fn validate_alignment(inst: &Inst) -> Failure {
+    if !inst.target.has_agprs() {
+        return None;
+    }
+    let gws = inst.def.mnemonic.starts_with("ds_gws");
+    for (i, o) in inst.operands.iter().enumerate() {
+        let Some((first, width)) = vector_range(o) else {
+            continue;
+        };
+        if first % 2 == 1 && (width > 1 || gws) {
+            return Some(if gws {
+                ("vgpr must be even aligned", Some(i))
+            } else {
+                (
+                    "invalid register class: vgpr tuples must be 64 bit aligned",
+                    None,
+                )
+            });
+        }
+    }
+    None
+}
+
+/// Memory rules: a returning FLAT atomic needs glc (sc0), a scratch saddr
+/// is not exec_hi, an image gather has one dmask bit, and non-buffer SMEM
+/// offsets are 21-bit signed.
+fn validate_memory(inst: &Inst, roles: &[&str]) -> Failure {
+    let def = inst.def;
+    let m = &inst.mods;
+    let flat = matches!(def.family, Family::Flat | Family::Global | Family::Scratch);
+    if flat
+        && def.mnemonic.contains("atomic")
+        && !m.glc
+        && operand_of(inst, roles, "vdst").is_some()
+    {
+        return Some(if inst.target == Target::Gfx942 {
+            ("instruction must use sc0", None)
+        } else {
+            ("instruction must use glc", None)
+        });
+    }
+    if def.family == Family::Scratch
+        && let Some((i, Operand::Src { code: 127, .. })) = operand_of(inst, roles, "saddr")
+    {
+        return Some(("invalid operand for instruction", Some(i)));
+    }
+    if def.family == Family::Mimg && def.mnemonic.contains("_pck") && m.d16 {
+        return Some(("invalid operand for instruction", None));
+    }
+    if def.mnemonic.starts_with("image_gather4") && m.dmask.count_ones() != 1 {
+        return Some(("invalid image_gather dmask: only one bit must be set", None));
+    }
+    if def.family == Family::Smem && !def.mnemonic.contains("_buffer") {
+        let imm = operand_of(inst, roles, "soffset").and_then(|(_, o)| match o {
+            Operand::Imm(v) => Some(*v),
+            _ => None,
+        });
+        if imm.is_some_and(|v| !SMEM_OFFSET.contains(&v)) {
+            return Some(("expected a 21-bit signed offset", None));
+        }
+    }
+    None
+}
+
+/// Operations whose first source is the second operand of the operation
+/// (`v_subrev_*`, `v_lshlrev_*`, ...): llvm-mc refuses lds_direct there.
+const REV_OPS: [&str; 5] = ["subrev", "subbrev", "lshlrev", "lshrrev", "ashrrev"];
+
+/// llvm-mc's lds_direct rules for the assembler: src0 only, never in SDWA
+/// or in reversed operations.
+fn lds_direct_misuse(inst: &Inst, roles: &[&str]) -> Option<&'static str> {
+    let at = roles
+        .iter()
+        .zip(&inst.operands)
+        .position(|(_, o)| matches!(o, Operand::Src { code: 254, .. }))?;
+    let mn = inst.def.mnemonic;
+    if !matches!(role(roles[at]), "src0" | "src") {
+        Some("lds_direct may be used as src0 only")
+    } else if REV_OPS.iter().any(|r| mn.contains(&format!("_{r}_"))) || is_sdwa(inst.def.family) {
+        Some("lds_direct cannot be used with this instruction")
+    } else {
+        None
+    }
 }
 
 fn src_code(op: &Operand, name: &'static str) -> Result<(u32, Option<u32>)> {
@@ -3091,7 +3484,7 @@ pub fn encode(inst: &Inst, target: Target) -> Result<Vec<u8>> {
                         }
                         _ => {
                             let c = sgpr_code(o, name)?;
-                            if m.offset != 0 {
+                            if m.offset != 0 || m.soe {
                                 w0 |= 1 << 17 | 1 << 14;
                                 w1 |= c << 25 | (m.offset as u32 & 0x1F_FFFF);
                             } else {

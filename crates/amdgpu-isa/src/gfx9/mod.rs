@@ -178,6 +178,8 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("v_accvgpr_read", "v_accvgpr_read_b32"),
     ("v_accvgpr_write", "v_accvgpr_write_b32"),
     ("v_accvgpr_mov", "v_accvgpr_mov_b32"),
+    // The low half of a product is the same for signed and unsigned.
+    ("v_mul_lo_i32", "v_mul_lo_u32"),
 ];
 
 /// Mnemonic or printed name → rows, in table order.
@@ -320,6 +322,9 @@ pub struct Modifiers {
     pub lds: bool,
     /// SMEM `nv`.
     pub nv: bool,
+    /// SMEM: an SGPR offset plus an immediate one (`s0 offset:N`, printed
+    /// even when N is 0).
+    pub soe: bool,
     /// MUBUF/MTBUF `offen` (vaddr holds an offset).
     pub offen: bool,
     /// MUBUF/MTBUF `idxen` (vaddr holds an index).

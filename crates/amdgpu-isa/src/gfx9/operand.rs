@@ -95,7 +95,7 @@ const SPECIAL_SRC: [(&str, u16); 9] = [
     ("src_lds_direct", 254),
 ];
 
-const SPECIAL_REG: [(&str, u16, u8); 16] = [
+const SPECIAL_REG: [(&str, u16, u8); 18] = [
     ("null", 125, 0),
     ("flat_scratch", 102, 2),
     ("flat_scratch_lo", 102, 1),
@@ -113,6 +113,8 @@ const SPECIAL_REG: [(&str, u16, u8); 16] = [
     // Aliases the assembler accepts.
     ("lds_direct", 254, 1),
     ("scc", 253, 1),
+    ("vccz", 251, 1),
+    ("execz", 252, 1),
 ];
 
 fn tuple(out: &mut String, prefix: &str, first: u32, width: u8) {
@@ -209,13 +211,21 @@ fn print_code(s: &mut String, code: u16, width: u8, ty: SrcType) {
 /// Parses a register or register tuple: `s5`, `v[2:3]`, `a7`, `ttmp[4:7]`,
 /// `vcc`, `exec_lo`, `m0`, `s[4]`.
 pub(crate) fn parse_reg(text: &str) -> Option<Operand> {
+    if let Some(list) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+        return parse_reg_list(list);
+    }
+    // `acc5`, `acc[0:3]`: llvm-mc's other spelling of AGPRs.
+    if let Some(rest) = text.strip_prefix("acc") {
+        return match parse_reg(&format!("a{rest}"))? {
+            a @ Operand::Agpr { .. } => Some(a),
+            _ => None,
+        };
+    }
     if let Some((_, code, width)) = SPECIAL_REG.iter().find(|(n, _, _)| *n == text) {
         if *width == 0 {
-            // `null` takes the width the operand needs.
-            return Some(Operand::Src {
-                code: *code,
-                width: 0,
-            });
+            // `null` (code 125) is printed on GFX9 but llvm-mc-19 refuses
+            // it there ("not supported on this GPU").
+            return None;
         }
         return Some(Operand::Src {
             code: *code,
@@ -275,86 +285,212 @@ pub(crate) fn parse_reg(text: &str) -> Option<Operand> {
     }
 }
 
-/// Parses an integer as the assembler does (`12`, `-3`, `0x1f`).
+/// `[s4,s5]`, `[ttmp4,ttmp5]`: consecutive single registers of one kind as
+/// a tuple.
+fn parse_reg_list(list: &str) -> Option<Operand> {
+    let regs: Vec<Operand> = list
+        .split(',')
+        .map(|r| parse_reg(r.trim()))
+        .collect::<Option<_>>()?;
+    // Register numbers in one space (AGPRs after the 9-bit codes).
+    let number = |r: &Operand| match *r {
+        Operand::Src {
+            code: c @ (0..=101 | 108..=123 | 256..),
+            width: 1,
+        } => Some(u32::from(c)),
+        Operand::Agpr { num, width: 1 } => Some(1024 + u32::from(num)),
+        _ => None,
+    };
+    let nums: Vec<u32> = regs.iter().map(number).collect::<Option<_>>()?;
+    let width = u8::try_from(nums.len()).ok()?;
+    if nums.windows(2).any(|w| w[1] != w[0] + 1) {
+        return None;
+    }
+    let tuple = match *regs.first()? {
+        Operand::Src { code, .. } => Operand::Src { code, width },
+        Operand::Agpr { num, .. } => Operand::Agpr { num, width },
+        _ => return None,
+    };
+    // The tuple stays within its register file (s101, ttmp15, v255, a255).
+    let last = nums.last().copied()?;
+    let first = nums[0];
+    let same_file = [0..=101, 108..=123, 256..=511, 1024..=1279]
+        .iter()
+        .any(|r| r.contains(&first) && r.contains(&last));
+    same_file.then_some(tuple)
+}
+
+/// Parses an integer as the assembler does (`12`, `-3`, `0x1f`); values
+/// up to 64 bits wrap to `i64` as LLVM's 64-bit expressions do
+/// (`0xffffffffffffffff` is -1).
 pub(crate) fn parse_int(text: &str) -> Option<i64> {
     let (neg, t) = match text.strip_prefix('-') {
         Some(t) => (true, t),
         None => (false, text),
     };
     let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        i64::from_str_radix(h, 16).ok()?
+        u64::from_str_radix(h, 16).ok()?
     } else if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-        t.parse().ok()?
+        t.parse::<u64>().ok()?
     } else {
         return None;
     };
-    Some(if neg { -v } else { v })
+    let v = v as i64;
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
+/// 1/(2π) as an f32 and as an f64 (inline constant 248).
+const INV_2PI_F32: u32 = 0x3e22_f983;
+const INV_2PI_F64: u64 = 0x3fc4_5f30_6dc9_c882;
+
+/// The inline constant code of an integer value (-16..=64).
+fn int_inline(v: i64) -> Option<u16> {
+    match v {
+        0..=64 => Some(128 + v as u16),
+        -16..=-1 => Some((192 - v) as u16),
+        _ => None,
+    }
+}
+
+/// The inline constant code of a 32-bit operand's bits: an integer
+/// -16..=64 or an f32 constant (LLVM checks both whatever the type).
+fn inline32(bits: u32) -> Option<u16> {
+    int_inline(i64::from(bits as i32))
+        .or_else(|| FLOATS.iter().find(|f| f.2 == bits).map(|f| f.1))
+        .or((bits == INV_2PI_F32).then_some(248))
+}
+
+/// The inline constant code of a 64-bit operand's bits.
+fn inline64(bits: u64) -> Option<u16> {
+    int_inline(bits as i64)
+        .or_else(|| {
+            FLOATS
+                .iter()
+                .find(|f| u64::from(f.3) << 32 == bits)
+                .map(|f| f.1)
+        })
+        .or((bits == INV_2PI_F64).then_some(248))
+}
+
+/// The inline constant code of an f16 bit pattern.
+fn inline_f16(bits: u16) -> Option<u16> {
+    F16_BITS
+        .iter()
+        .position(|&b| b == bits)
+        .map(|i| 240 + i as u16)
+        .or((bits == 0).then_some(128))
+}
+
+/// A constant operand: an inline code, else a literal.
+fn constant(inline: Option<u16>, literal: u32, width: u8) -> Operand {
+    match inline {
+        Some(code) => Operand::Src { code, width },
+        None => Operand::Literal(literal),
+    }
+}
+
+/// An integer constant for an operand of type `ty` and `width` dwords,
+/// encoded as llvm-mc does: 64-bit operands take the fp64 bit patterns
+/// (and, for f64, a 32-bit value as the high half); others take 32 bits,
+/// where f16 operands also take the f16 bit patterns (16-bit integer ones
+/// do not: `v_add_u16 v0, 0x3c00, v1` has a literal).
+fn int_constant(v: i64, ty: SrcType, width: u8) -> Option<Operand> {
+    let fits32 = (i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&v);
+    if width >= 2 {
+        let mut inline = inline64(v as u64);
+        if ty == SrcType::F64 && (0..=i64::from(u32::MAX)).contains(&v) {
+            inline = inline.or_else(|| inline64((v as u64) << 32));
+        }
+        return match inline {
+            Some(code) => Some(Operand::Src { code, width }),
+            None => fits32.then_some(Operand::Literal(v as u32)),
+        };
+    }
+    if !fits32 {
+        return None;
+    }
+    let inline = match ty {
+        SrcType::I16 => int_inline(v),
+        SrcType::F16 => int_inline(i64::from(v as u32 as i32)).or_else(|| {
+            u16::try_from(v)
+                .ok()
+                .and_then(|b| F16_BITS.iter().position(|&x| x == b))
+                .map(|i| 240 + i as u16)
+        }),
+        _ => inline32(v as u32),
+    };
+    Some(constant(inline, v as u32, width))
+}
+
+/// A floating-point constant for an operand of type `ty` and `width`
+/// dwords: converted to the operand's format (f64 for 64-bit operands, f16
+/// for f16 ones, else f32) and inline when its bits are an inline constant.
+/// A 64-bit integer operand takes only inline values.
+fn float_constant(f: f64, ty: SrcType, width: u8) -> Option<Operand> {
+    if width >= 2 {
+        let bits = f.to_bits();
+        let inline = inline64(bits);
+        return match inline {
+            Some(code) => Some(Operand::Src { code, width }),
+            None if ty == SrcType::F64 => Some(Operand::Literal((bits >> 32) as u32)),
+            None => None,
+        };
+    }
+    let single = f as f32;
+    if ty == SrcType::F16 {
+        let bits = f32_to_f16(single);
+        let back = f16_magnitude(bits);
+        if lossy_range(f, back) {
+            return None;
+        }
+        return Some(constant(inline_f16(bits), u32::from(bits), width));
+    }
+    if lossy_range(f, f64::from(single)) {
+        return None;
+    }
+    let bits = single.to_bits();
+    Some(constant(inline32(bits), bits, width))
 }
 
 /// Parses a source operand value: register, special source, integer or
-/// float constant (inline when possible, else a literal of type `ty`).
+/// float constant (inline when possible, else a literal of type `ty`);
+/// `lit(constant)` is the constant (llvm-mc-19 forces no literal on GFX9).
 pub(crate) fn parse_src(text: &str, ty: SrcType, width: u8) -> Option<Operand> {
     if let Some(r) = parse_reg(text) {
         return Some(r);
     }
+    let text = text
+        .strip_prefix("lit(")
+        .and_then(|t| t.strip_suffix(')'))
+        .map_or(text, str::trim);
     if let Some(v) = parse_int(text) {
-        if let Some(i) = F16_BITS
-            .iter()
-            .position(|&b| i64::from(b) == v)
-            .filter(|_| ty == SrcType::I16)
-        {
-            return Some(Operand::Src {
-                code: 240 + i as u16,
-                width,
-            });
-        }
-        if ty == SrcType::B32 {
-            let bits = v as u32;
-            if let Some((_, code, _, _)) = FLOATS.iter().find(|f| f.2 == bits && v >= 0) {
-                return Some(Operand::Src { code: *code, width });
-            }
-            if bits == 0x3e22_f983 && v >= 0 {
-                return Some(Operand::Src { code: 248, width });
-            }
-        }
-        if (0..=64).contains(&v) {
-            return Some(Operand::Src {
-                code: 128 + v as u16,
-                width,
-            });
-        }
-        if (-16..0).contains(&v) {
-            return Some(Operand::Src {
-                code: (192 - v) as u16,
-                width,
-            });
-        }
-        if v > u32::MAX as i64 || v < i32::MIN as i64 {
-            return None;
-        }
-        return Some(Operand::Literal(v as u32));
+        return int_constant(v, ty, width);
+    }
+    if !text.contains('.') && !text.contains('e') && !text.contains('E') {
+        return None;
     }
     let f: f64 = text.parse().ok()?;
-    if !text.contains('.') && !text.contains('e') {
-        return None;
+    float_constant(f, ty, width)
+}
+
+/// Whether converting `f` gave `got` by overflow (to infinity) or underflow
+/// (to zero or a denormal that lost bits): llvm-mc takes precision loss
+/// but not those.
+fn lossy_range(f: f64, got: f64) -> bool {
+    let overflow = f.is_finite() && got.is_infinite();
+    let underflow = f != 0.0 && got.abs() < f.abs() / 2.0;
+    overflow || underflow
+}
+
+/// The value of an f16 bit pattern, ignoring sign (for range checks).
+fn f16_magnitude(bits: u16) -> f64 {
+    let exp = i32::from(bits >> 10 & 0x1F);
+    let man = f64::from(bits & 0x3FF);
+    match exp {
+        0x1F => f64::INFINITY,
+        0 => man * 2f64.powi(-24),
+        e => (1.0 + man / 1024.0) * 2f64.powi(e - 15),
     }
-    for (name, code, _, _) in FLOATS {
-        if name.parse::<f64>().ok() == Some(f) {
-            return Some(Operand::Src { code, width });
-        }
-    }
-    if text == "0.15915494" && ty != SrcType::F64 && width < 2 || text == "0.15915494309189532" {
-        return Some(Operand::Src { code: 248, width });
-    }
-    if width == 2 && ty != SrcType::F64 {
-        // A 64-bit integer operand takes no float literal.
-        return None;
-    }
-    Some(Operand::Literal(match ty {
-        SrcType::F64 => ((f.to_bits()) >> 32) as u32,
-        SrcType::F16 | SrcType::I16 => u32::from(f32_to_f16(f as f32)),
-        SrcType::B32 => (f as f32).to_bits(),
-    }))
 }
 
 fn f32_to_f16(f: f32) -> u16 {
