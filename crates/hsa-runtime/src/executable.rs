@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use amdgpu_emu::Image;
 use amdgpu_object::CodeObject;
-use amdgpu_object::metadata::{Kernel, KernelArg};
+use amdgpu_object::metadata::{Kernel, KernelArg, ValueKind};
 
 use crate::error::{Error, Result};
 use crate::system::{KernelEntry, Shared, System};
@@ -53,6 +53,14 @@ impl KernelInfo {
     /// The arguments the caller supplies (not `hidden_*`), in order.
     pub fn explicit_args(&self) -> impl Iterator<Item = &KernelArg> {
         self.args.iter().filter(|a| !a.value_kind.is_hidden())
+    }
+
+    /// The kernel takes a printf buffer (`hidden_printf_buffer`): give it
+    /// a [`crate::PrintfBuffer`] and read that after the dispatch.
+    pub fn uses_printf(&self) -> bool {
+        self.args
+            .iter()
+            .any(|a| a.value_kind == ValueKind::HiddenPrintfBuffer)
     }
 
     fn new(image: &Image, index: usize) -> KernelInfo {
@@ -133,6 +141,17 @@ impl Executable {
     /// The loaded image (base address, program, raw kernels).
     pub fn image(&self) -> &Image {
         &self.image
+    }
+
+    /// The printf formats of the code object (`amdhsa.printf`; empty
+    /// without).
+    pub fn printf_formats(&self) -> Result<crate::printf::Formats> {
+        let entries = self
+            .image
+            .metadata
+            .as_ref()
+            .and_then(|m| m.printf.as_deref());
+        crate::printf::Formats::parse(entries.unwrap_or(&[]))
     }
 
     /// Every kernel, in symbol-table order.
