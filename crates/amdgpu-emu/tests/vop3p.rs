@@ -835,3 +835,56 @@ fn accvgpr_moves() {
     );
     assert_eq!(w.v[20], a);
 }
+
+/// `v_pk_fmac_f16` (VOP2): per half `D = fma(S0, S1, D)`, one rounding,
+/// in the MODE f16 round/denorm mode. Expected bits are worked out by
+/// hand from the IEEE binary16 format:
+/// - lo `0x3c01 × 0x3bff + 0xbc00` = (1+2⁻¹⁰)(1−2⁻¹¹) − 1 = 2⁻¹¹ − 2⁻²¹
+///   = 2⁻¹² × 1.111111111b, exact: `0x0ffe` (a rounded product would give 0);
+/// - hi `1.5 × 2 + 0.25` = 3.25: `0x4280`;
+/// - lo `−2⁻¹⁴ × 0.5 + 0` = −2⁻¹⁵, denormal `0x8200`; flushed `0x8000`;
+/// - hi `1 × 1 + 1.5·2⁻¹¹` = 1 + ¾ ulp: nearest `0x3c01`, toward zero `0x3c00`.
+#[test]
+fn pk_fmac_f16_hand_values() {
+    for mcpu in ["gfx908", "gfx90a", "gfx942"] {
+        let w = run(
+            mcpu,
+            &[],
+            "  v_mov_b32 v10, 0x3e003c01\n  v_mov_b32 v11, 0x40003bff\n\
+             v_mov_b32 v20, 0x3400bc00\n  v_pk_fmac_f16 v20, v10, v11\n\
+             v_mov_b32 v12, 0x3c008400\n  v_mov_b32 v13, 0x3c003800\n\
+             v_mov_b32 v21, 0x12000000\n  v_pk_fmac_f16 v21, v12, v13\n\
+             s_setreg_imm32_b32 hwreg(HW_REG_MODE, 2, 6), 0x3\n\
+             v_mov_b32 v22, 0x12000000\n  v_pk_fmac_f16 v22, v12, v13\n\
+             v_mov_b32 v23, 0x3400bc00\n  v_pk_fmac_f16 v23, 0x3e003c01, v11\n",
+        );
+        for l in 0..64 {
+            assert_eq!(w.v[20][l], 0x4280_0ffe, "{mcpu} fused lane {l}");
+            assert_eq!(w.v[21][l], 0x3c01_8200, "{mcpu} denormal, nearest lane {l}");
+            assert_eq!(
+                w.v[22][l], 0x3c00_8000,
+                "{mcpu} flushed, toward zero lane {l}"
+            );
+            assert_eq!(w.v[23][l], 0x4280_0ffe, "{mcpu} literal src0 lane {l}");
+        }
+    }
+}
+
+/// `v_pk_fmac_f16` on random moderate values against `rustc_apfloat`.
+#[test]
+fn pk_fmac_f16_random() {
+    let (a, b, c) = (f16_pairs(81), f16_pairs(82), f16_pairs(83));
+    let w = run(
+        "gfx90a",
+        &[a, b, c],
+        "  v_mov_b32 v20, v12\n  v_pk_fmac_f16 v20, v10, v11\n",
+    );
+    for l in 0..64 {
+        let half = |v: u32, i: u32| (v >> (16 * i)) as u16;
+        let want = |i| {
+            let r = h(half(a[l], i)).mul_add(h(half(b[l], i)), h(half(c[l], i)));
+            u32::from(hb(r.value))
+        };
+        assert_eq!(w.v[20][l], want(0) | want(1) << 16, "lane {l}");
+    }
+}
