@@ -373,13 +373,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let kernarg = kb.finish(
+    let mut kernarg = kb.finish(
         &geometry,
         &HiddenValues {
             queue_ptr: queue.address(),
             printf_buffer: printf_buffer.as_ref().map_or(0, |(b, _)| b.address),
         },
     )?;
+    // rocm-device-libs' stub printf: give it a buffer so it does not
+    // fault, and say why nothing is printed.
+    if let Some(slot) = exe.undeclared_printf_slot(&kernel) {
+        let buffer = PrintfBuffer::allocate(&system, printf::DEFAULT_SIZE)?;
+        let at = slot as usize;
+        kernarg[at..at + 8].copy_from_slice(&buffer.address.to_le_bytes());
+        eprintln!(
+            "hsakit: warning: kernel `{}` calls printf from rocm-device-libs' opencl.bc, a stub that \
+             drops its arguments (clang linked it before LLVM's printf lowering); nothing will be \
+             printed. Compile with -nogpulib, run `opt -passes=amdgpu-printf-runtime-binding`, then \
+             link the device libraries (see crates/hsakit/tests/emu_printf.rs)",
+            kernel.name
+        );
+    }
 
     // The HSA dispatch sequence.
     let kernarg_address = system.allocate(Region::Kernarg, kernarg.len().max(1) as u64)?;
