@@ -763,50 +763,57 @@ fn packed_f32_with_op_sel_neg_and_sgprs() {
              v_pk_mul_f32 v[132:133], v[10:11], 2.0 op_sel_hi:[1,0]\n\
              v_pk_mov_b32 v[134:135], v[10:11], v[12:13] op_sel:[1,0]\n\
              v_pk_mov_b32 v[136:137], v[10:11], v[12:13] op_sel:[0,1]\n";
-    let w = run("gfx90a", &inputs, &body);
-    let sel = |p: [u32; 2], bit: u8, k: usize, neg: u8| {
-        let v = p[usize::from(bit >> k & 1)];
-        if neg >> k & 1 != 0 {
-            v ^ 0x8000_0000
-        } else {
-            v
-        }
-    };
-    for (t, &(os, oh, nl, nh)) in M.iter().enumerate() {
-        let d = 100 + 6 * t;
-        for l in 0..64 {
-            let srcs = [pair(0, l), pair(2, l), pair(4, l)];
-            for (half, (bit, neg)) in [(os, nl), (oh, nh)].into_iter().enumerate() {
-                let x: Vec<u32> = (0..3).map(|k| sel(srcs[k], bit, k, neg)).collect();
-                let fma = sb(s(x[0]).mul_add(s(x[1]), s(x[2])).value);
-                let mul = sb((s(x[0]) * s(x[1])).value);
-                // v_pk_add_f32 reads v[12:13] and v[14:15] as sources 0 and 1.
-                let y0 = sel(srcs[1], bit, 0, neg);
-                let y1 = sel(srcs[2], bit, 1, neg);
-                let add = sb((s(y0) + s(y1)).value);
-                assert_eq!(w.v[d + half][l], fma, "pk_fma #{t} half {half} lane {l}");
-                assert_eq!(
-                    w.v[d + 2 + half][l],
-                    mul,
-                    "pk_mul #{t} half {half} lane {l}"
-                );
-                assert_eq!(
-                    w.v[d + 4 + half][l],
-                    add,
-                    "pk_add #{t} half {half} lane {l}"
-                );
+    // gfx942 has the same packed-f32 instructions.
+    for mcpu in ["gfx90a", "gfx942"] {
+        let w = run(mcpu, &inputs, &body);
+        let sel = |p: [u32; 2], bit: u8, k: usize, neg: u8| {
+            let v = p[usize::from(bit >> k & 1)];
+            if neg >> k & 1 != 0 {
+                v ^ 0x8000_0000
+            } else {
+                v
+            }
+        };
+        for (t, &(os, oh, nl, nh)) in M.iter().enumerate() {
+            let d = 100 + 6 * t;
+            for l in 0..64 {
+                let srcs = [pair(0, l), pair(2, l), pair(4, l)];
+                for (half, (bit, neg)) in [(os, nl), (oh, nh)].into_iter().enumerate() {
+                    let x: Vec<u32> = (0..3).map(|k| sel(srcs[k], bit, k, neg)).collect();
+                    let fma = sb(s(x[0]).mul_add(s(x[1]), s(x[2])).value);
+                    let mul = sb((s(x[0]) * s(x[1])).value);
+                    // v_pk_add_f32 reads v[12:13] and v[14:15] as sources 0 and 1.
+                    let y0 = sel(srcs[1], bit, 0, neg);
+                    let y1 = sel(srcs[2], bit, 1, neg);
+                    let add = sb((s(y0) + s(y1)).value);
+                    assert_eq!(
+                        w.v[d + half][l],
+                        fma,
+                        "{mcpu} pk_fma #{t} half {half} lane {l}"
+                    );
+                    assert_eq!(
+                        w.v[d + 2 + half][l],
+                        mul,
+                        "{mcpu} pk_mul #{t} half {half} lane {l}"
+                    );
+                    assert_eq!(
+                        w.v[d + 4 + half][l],
+                        add,
+                        "{mcpu} pk_add #{t} half {half} lane {l}"
+                    );
+                }
             }
         }
-    }
-    for l in 0..64 {
-        let (x0, x1) = (inputs[0][l], inputs[1][l]);
-        assert_eq!(w.v[130][l], sb((s(x0) + s(0x4040_0000)).value));
-        assert_eq!(w.v[131][l], sb((s(x1) + s(0xc0a0_0000)).value));
-        // The constant 2.0 is dword 0; op_sel_hi:[1,0] reads it for both.
-        assert_eq!(w.v[132][l], sb((s(x0) * s(0x4000_0000)).value));
-        assert_eq!(w.v[133][l], sb((s(x1) * s(0x4000_0000)).value));
-        assert_eq!((w.v[134][l], w.v[135][l]), (x1, inputs[2][l]));
-        assert_eq!((w.v[136][l], w.v[137][l]), (x0, inputs[3][l]));
+        for l in 0..64 {
+            let (x0, x1) = (inputs[0][l], inputs[1][l]);
+            assert_eq!(w.v[130][l], sb((s(x0) + s(0x4040_0000)).value));
+            assert_eq!(w.v[131][l], sb((s(x1) + s(0xc0a0_0000)).value));
+            // The constant 2.0 is dword 0; op_sel_hi:[1,0] reads it for both.
+            assert_eq!(w.v[132][l], sb((s(x0) * s(0x4000_0000)).value));
+            assert_eq!(w.v[133][l], sb((s(x1) * s(0x4000_0000)).value));
+            assert_eq!((w.v[134][l], w.v[135][l]), (x1, inputs[2][l]));
+            assert_eq!((w.v[136][l], w.v[137][l]), (x0, inputs[3][l]));
+        }
     }
 }
 
