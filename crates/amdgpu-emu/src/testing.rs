@@ -5,22 +5,23 @@
 //! returns the final state of its waves. The kernel's initial state is
 //! fixed so tests can rely on it:
 //!
-//! - `s[0:3]`: private segment buffer V# (gfx900–gfx90a);
+//! - `s[0:3]`: private segment buffer V# (gfx900–gfx90a); on gfx942
+//!   (architected flat scratch) the dispatch and queue pointers (0);
 //! - `s[4:5]`: kernarg segment address (the bytes given to [`run_asm`]);
-//! - `s6`: work-group ID X; `s7`: scratch wave offset;
-//! - `v0`, `v1`, `v2`: work-item IDs X, Y, Z (gfx90a: packed in `v0`);
+//! - `s6`: work-group ID X; `s7`: scratch wave offset (not on gfx942,
+//!   where FLAT_SCRATCH is set up by the dispatch instead);
+//! - `v0`, `v1`, `v2`: work-item IDs X, Y, Z (gfx90a, gfx942: packed in `v0`);
 //! - EXEC: the work-group's lanes; MODE from the kernel descriptor, with
 //!   llvm-mc's defaults unless `AsmKernel::directives` says otherwise:
 //!   round to nearest even, f32 denormals flushed, f16/f64 denormals
 //!   kept, DX10 clamp and IEEE on.
-//!
-//! gfx942 (architected flat scratch) is not supported by this harness.
 
 use std::sync::Arc;
 
 use amdgpu_object::TargetId;
 use amdgpu_object::abi::WaveValues;
 use amdgpu_object::asm::{Options, assemble};
+use amdgpu_object::target::{Processor, ProcessorExt};
 
 use crate::dispatch::{Device, Launch, initial_mode};
 use crate::image::Image;
@@ -30,7 +31,7 @@ use crate::wave::Wave;
 /// Kernel parameters for [`run_asm`].
 #[derive(Debug, Clone)]
 pub struct AsmKernel {
-    /// Processor (`gfx900`, `gfx906`, `gfx908`, `gfx90a`).
+    /// Processor (`gfx900`, `gfx906`, `gfx908`, `gfx90a`, `gfx942`).
     pub mcpu: String,
     /// Work-group size (also the grid: one work-group runs).
     pub group: [u32; 3],
@@ -57,12 +58,29 @@ impl AsmKernel {
 
 /// The source text of the kernel [`run_asm`] runs.
 pub fn kernel_source(k: &AsmKernel, body: &str) -> String {
-    let accum = if k.mcpu == "gfx90a" {
+    let processor = Processor::from_name(&k.mcpu);
+    let unified = processor.is_some_and(|p| p.is_gfx90a_family());
+    let accum = if unified {
         "  .amdhsa_accum_offset 256\n"
     } else {
         ""
     };
-    let agprs = if k.mcpu == "gfx90a" { 512 } else { 256 };
+    let agprs = if unified { 512 } else { 256 };
+    // Architected flat scratch (gfx942): no private segment buffer and no
+    // wave offset SGPR; the dispatch and queue pointers fill s[0:3] so the
+    // kernarg pointer stays in s[4:5] and the work-group ID in s6.
+    let sgprs = if processor.is_some_and(|p| p.has_architected_flat_scratch()) {
+        "  .amdhsa_user_sgpr_dispatch_ptr 1
+  .amdhsa_user_sgpr_queue_ptr 1
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_system_sgpr_workgroup_id_x 1
+  .amdhsa_enable_private_segment 1"
+    } else {
+        "  .amdhsa_user_sgpr_private_segment_buffer 1
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_system_sgpr_workgroup_id_x 1
+  .amdhsa_system_sgpr_private_segment_wavefront_offset 1"
+    };
     format!(
         ".amdgcn_target \"amdgcn-amd-amdhsa--{mcpu}\"
 .amdhsa_code_object_version 5
@@ -76,10 +94,7 @@ k:
 .rodata
 .p2align 6
 .amdhsa_kernel k
-  .amdhsa_user_sgpr_private_segment_buffer 1
-  .amdhsa_user_sgpr_kernarg_segment_ptr 1
-  .amdhsa_system_sgpr_workgroup_id_x 1
-  .amdhsa_system_sgpr_private_segment_wavefront_offset 1
+{sgprs}
   .amdhsa_system_vgpr_workitem_id 2
   .amdhsa_next_free_vgpr {agprs}
   .amdhsa_next_free_sgpr 96

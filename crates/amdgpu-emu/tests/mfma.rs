@@ -465,3 +465,25 @@ fn integer_mfma_wraps() {
     );
     assert_eq!(w.v[100][0], (i32::MAX).wrapping_add(4 * 16384) as u32);
 }
+
+/// gfx942 runs the gfx90a MFMAs it still has the same way. The bf16
+/// names without `_1k` are skipped: on gfx942 llvm-mc-19 gives them the
+/// `_1k` operand shapes (64-bit A/B sources), which this table does not
+/// describe.
+#[test]
+fn gfx942_mfma_matches_the_matrix_product() {
+    use amdgpu_isa::gfx9::{InstDef, Target};
+    let mut checked = 0;
+    for (t, mf) in GFX90A.iter().enumerate() {
+        let old_bf16 = mf.name.contains("bf16") && !mf.name.ends_with("_1k");
+        if old_bf16 || InstDef::find(mf.name, Target::Gfx942).is_none() {
+            continue;
+        }
+        check("gfx942", mf, (0, 0, 0), false, 700 + t as u64);
+        checked += 1;
+    }
+    assert!(
+        checked >= 20,
+        "only {checked} gfx90a MFMAs exist on gfx942?"
+    );
+}

@@ -763,50 +763,57 @@ fn packed_f32_with_op_sel_neg_and_sgprs() {
              v_pk_mul_f32 v[132:133], v[10:11], 2.0 op_sel_hi:[1,0]\n\
              v_pk_mov_b32 v[134:135], v[10:11], v[12:13] op_sel:[1,0]\n\
              v_pk_mov_b32 v[136:137], v[10:11], v[12:13] op_sel:[0,1]\n";
-    let w = run("gfx90a", &inputs, &body);
-    let sel = |p: [u32; 2], bit: u8, k: usize, neg: u8| {
-        let v = p[usize::from(bit >> k & 1)];
-        if neg >> k & 1 != 0 {
-            v ^ 0x8000_0000
-        } else {
-            v
-        }
-    };
-    for (t, &(os, oh, nl, nh)) in M.iter().enumerate() {
-        let d = 100 + 6 * t;
-        for l in 0..64 {
-            let srcs = [pair(0, l), pair(2, l), pair(4, l)];
-            for (half, (bit, neg)) in [(os, nl), (oh, nh)].into_iter().enumerate() {
-                let x: Vec<u32> = (0..3).map(|k| sel(srcs[k], bit, k, neg)).collect();
-                let fma = sb(s(x[0]).mul_add(s(x[1]), s(x[2])).value);
-                let mul = sb((s(x[0]) * s(x[1])).value);
-                // v_pk_add_f32 reads v[12:13] and v[14:15] as sources 0 and 1.
-                let y0 = sel(srcs[1], bit, 0, neg);
-                let y1 = sel(srcs[2], bit, 1, neg);
-                let add = sb((s(y0) + s(y1)).value);
-                assert_eq!(w.v[d + half][l], fma, "pk_fma #{t} half {half} lane {l}");
-                assert_eq!(
-                    w.v[d + 2 + half][l],
-                    mul,
-                    "pk_mul #{t} half {half} lane {l}"
-                );
-                assert_eq!(
-                    w.v[d + 4 + half][l],
-                    add,
-                    "pk_add #{t} half {half} lane {l}"
-                );
+    // gfx942 has the same packed-f32 instructions.
+    for mcpu in ["gfx90a", "gfx942"] {
+        let w = run(mcpu, &inputs, &body);
+        let sel = |p: [u32; 2], bit: u8, k: usize, neg: u8| {
+            let v = p[usize::from(bit >> k & 1)];
+            if neg >> k & 1 != 0 {
+                v ^ 0x8000_0000
+            } else {
+                v
+            }
+        };
+        for (t, &(os, oh, nl, nh)) in M.iter().enumerate() {
+            let d = 100 + 6 * t;
+            for l in 0..64 {
+                let srcs = [pair(0, l), pair(2, l), pair(4, l)];
+                for (half, (bit, neg)) in [(os, nl), (oh, nh)].into_iter().enumerate() {
+                    let x: Vec<u32> = (0..3).map(|k| sel(srcs[k], bit, k, neg)).collect();
+                    let fma = sb(s(x[0]).mul_add(s(x[1]), s(x[2])).value);
+                    let mul = sb((s(x[0]) * s(x[1])).value);
+                    // v_pk_add_f32 reads v[12:13] and v[14:15] as sources 0 and 1.
+                    let y0 = sel(srcs[1], bit, 0, neg);
+                    let y1 = sel(srcs[2], bit, 1, neg);
+                    let add = sb((s(y0) + s(y1)).value);
+                    assert_eq!(
+                        w.v[d + half][l],
+                        fma,
+                        "{mcpu} pk_fma #{t} half {half} lane {l}"
+                    );
+                    assert_eq!(
+                        w.v[d + 2 + half][l],
+                        mul,
+                        "{mcpu} pk_mul #{t} half {half} lane {l}"
+                    );
+                    assert_eq!(
+                        w.v[d + 4 + half][l],
+                        add,
+                        "{mcpu} pk_add #{t} half {half} lane {l}"
+                    );
+                }
             }
         }
-    }
-    for l in 0..64 {
-        let (x0, x1) = (inputs[0][l], inputs[1][l]);
-        assert_eq!(w.v[130][l], sb((s(x0) + s(0x4040_0000)).value));
-        assert_eq!(w.v[131][l], sb((s(x1) + s(0xc0a0_0000)).value));
-        // The constant 2.0 is dword 0; op_sel_hi:[1,0] reads it for both.
-        assert_eq!(w.v[132][l], sb((s(x0) * s(0x4000_0000)).value));
-        assert_eq!(w.v[133][l], sb((s(x1) * s(0x4000_0000)).value));
-        assert_eq!((w.v[134][l], w.v[135][l]), (x1, inputs[2][l]));
-        assert_eq!((w.v[136][l], w.v[137][l]), (x0, inputs[3][l]));
+        for l in 0..64 {
+            let (x0, x1) = (inputs[0][l], inputs[1][l]);
+            assert_eq!(w.v[130][l], sb((s(x0) + s(0x4040_0000)).value));
+            assert_eq!(w.v[131][l], sb((s(x1) + s(0xc0a0_0000)).value));
+            // The constant 2.0 is dword 0; op_sel_hi:[1,0] reads it for both.
+            assert_eq!(w.v[132][l], sb((s(x0) * s(0x4000_0000)).value));
+            assert_eq!(w.v[133][l], sb((s(x1) * s(0x4000_0000)).value));
+            assert_eq!((w.v[134][l], w.v[135][l]), (x1, inputs[2][l]));
+            assert_eq!((w.v[136][l], w.v[137][l]), (x0, inputs[3][l]));
+        }
     }
 }
 
@@ -834,4 +841,57 @@ fn accvgpr_moves() {
         "  v_accvgpr_write_b32 a1, v10\n  v_accvgpr_read_b32 v20, a1\n",
     );
     assert_eq!(w.v[20], a);
+}
+
+/// `v_pk_fmac_f16` (VOP2): per half `D = fma(S0, S1, D)`, one rounding,
+/// in the MODE f16 round/denorm mode. Expected bits are worked out by
+/// hand from the IEEE binary16 format:
+/// - lo `0x3c01 × 0x3bff + 0xbc00` = (1+2⁻¹⁰)(1−2⁻¹¹) − 1 = 2⁻¹¹ − 2⁻²¹
+///   = 2⁻¹² × 1.111111111b, exact: `0x0ffe` (a rounded product would give 0);
+/// - hi `1.5 × 2 + 0.25` = 3.25: `0x4280`;
+/// - lo `−2⁻¹⁴ × 0.5 + 0` = −2⁻¹⁵, denormal `0x8200`; flushed `0x8000`;
+/// - hi `1 × 1 + 1.5·2⁻¹¹` = 1 + ¾ ulp: nearest `0x3c01`, toward zero `0x3c00`.
+#[test]
+fn pk_fmac_f16_hand_values() {
+    for mcpu in ["gfx908", "gfx90a", "gfx942"] {
+        let w = run(
+            mcpu,
+            &[],
+            "  v_mov_b32 v10, 0x3e003c01\n  v_mov_b32 v11, 0x40003bff\n\
+             v_mov_b32 v20, 0x3400bc00\n  v_pk_fmac_f16 v20, v10, v11\n\
+             v_mov_b32 v12, 0x3c008400\n  v_mov_b32 v13, 0x3c003800\n\
+             v_mov_b32 v21, 0x12000000\n  v_pk_fmac_f16 v21, v12, v13\n\
+             s_setreg_imm32_b32 hwreg(HW_REG_MODE, 2, 6), 0x3\n\
+             v_mov_b32 v22, 0x12000000\n  v_pk_fmac_f16 v22, v12, v13\n\
+             v_mov_b32 v23, 0x3400bc00\n  v_pk_fmac_f16 v23, 0x3e003c01, v11\n",
+        );
+        for l in 0..64 {
+            assert_eq!(w.v[20][l], 0x4280_0ffe, "{mcpu} fused lane {l}");
+            assert_eq!(w.v[21][l], 0x3c01_8200, "{mcpu} denormal, nearest lane {l}");
+            assert_eq!(
+                w.v[22][l], 0x3c00_8000,
+                "{mcpu} flushed, toward zero lane {l}"
+            );
+            assert_eq!(w.v[23][l], 0x4280_0ffe, "{mcpu} literal src0 lane {l}");
+        }
+    }
+}
+
+/// `v_pk_fmac_f16` on random moderate values against `rustc_apfloat`.
+#[test]
+fn pk_fmac_f16_random() {
+    let (a, b, c) = (f16_pairs(81), f16_pairs(82), f16_pairs(83));
+    let w = run(
+        "gfx90a",
+        &[a, b, c],
+        "  v_mov_b32 v20, v12\n  v_pk_fmac_f16 v20, v10, v11\n",
+    );
+    for l in 0..64 {
+        let half = |v: u32, i: u32| (v >> (16 * i)) as u16;
+        let want = |i| {
+            let r = h(half(a[l], i)).mul_add(h(half(b[l], i)), h(half(c[l], i)));
+            u32::from(hb(r.value))
+        };
+        assert_eq!(w.v[20][l], want(0) | want(1) << 16, "lane {l}");
+    }
 }

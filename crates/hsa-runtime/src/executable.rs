@@ -15,7 +15,8 @@ use std::sync::Arc;
 
 use amdgpu_emu::Image;
 use amdgpu_object::CodeObject;
-use amdgpu_object::metadata::{Kernel, KernelArg};
+use amdgpu_object::abi::{V4_HIDDEN_ARGS, V5_HIDDEN_ARGS};
+use amdgpu_object::metadata::{Kernel, KernelArg, ValueKind};
 
 use crate::error::{Error, Result};
 use crate::system::{KernelEntry, Shared, System};
@@ -53,6 +54,14 @@ impl KernelInfo {
     /// The arguments the caller supplies (not `hidden_*`), in order.
     pub fn explicit_args(&self) -> impl Iterator<Item = &KernelArg> {
         self.args.iter().filter(|a| !a.value_kind.is_hidden())
+    }
+
+    /// The kernel takes a printf buffer (`hidden_printf_buffer`): give it
+    /// a [`crate::PrintfBuffer`] and read that after the dispatch.
+    pub fn uses_printf(&self) -> bool {
+        self.args
+            .iter()
+            .any(|a| a.value_kind == ValueKind::HiddenPrintfBuffer)
     }
 
     fn new(image: &Image, index: usize) -> KernelInfo {
@@ -133,6 +142,61 @@ impl Executable {
     /// The loaded image (base address, program, raw kernels).
     pub fn image(&self) -> &Image {
         &self.image
+    }
+
+    /// The printf formats of the code object (`amdhsa.printf`; empty
+    /// without).
+    pub fn printf_formats(&self) -> Result<crate::printf::Formats> {
+        let entries = self
+            .image
+            .metadata
+            .as_ref()
+            .and_then(|m| m.printf.as_deref());
+        crate::printf::Formats::parse(entries.unwrap_or(&[]))
+    }
+
+    /// For a kernel whose code calls rocm-device-libs' `__printf_alloc`
+    /// while its metadata lists no `hidden_printf_buffer`, the kernarg
+    /// offset of the implicit-argument slot `__printf_alloc` reads (the
+    /// ABI's printf-buffer slot: implicit byte 72 for code object v5, 24
+    /// for v4). Debian's opencl.bc defines a stub `printf` that drops its
+    /// arguments and only reserves 0 bytes; clang links it before LLVM's
+    /// printf lowering runs, so such kernels read an undeclared slot.
+    /// `None` if the kernel declares its buffer, calls no `__printf_alloc`,
+    /// or the slot is outside its kernarg segment or taken by another
+    /// argument (`hidden_none` and the unprovided `hidden_hostcall_buffer`
+    /// do not count).
+    pub fn undeclared_printf_slot(&self, kernel: &KernelInfo) -> Option<u64> {
+        let calls_alloc = self
+            .image
+            .symbols
+            .iter()
+            .any(|(name, _, _)| name == "__printf_alloc");
+        if !calls_alloc || kernel.uses_printf() {
+            return None;
+        }
+        let table = if kernel.code_object_version >= 5 {
+            V5_HIDDEN_ARGS
+        } else {
+            V4_HIDDEN_ARGS
+        };
+        let (rel, size, _) = table
+            .iter()
+            .find(|(_, _, kind)| *kind == ValueKind::HiddenPrintfBuffer)?;
+        let base = kernel
+            .explicit_args()
+            .map(|a| a.offset + a.size)
+            .max()
+            .unwrap_or(0)
+            .next_multiple_of(8);
+        let slot = base + rel;
+        // The runtime provides no hostcall buffer, so the v4 slot the
+        // metadata gives to `hidden_hostcall_buffer` is free too.
+        let free = [ValueKind::HiddenNone, ValueKind::HiddenHostcallBuffer];
+        let taken = kernel.args.iter().any(|a| {
+            !free.contains(&a.value_kind) && a.offset < slot + size && slot < a.offset + a.size
+        });
+        (slot + size <= u64::from(kernel.kernarg_segment_size) && !taken).then_some(slot)
     }
 
     /// Every kernel, in symbol-table order.

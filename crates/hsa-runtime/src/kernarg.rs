@@ -17,7 +17,8 @@
 //! | `hidden_dynamic_lds_size` | dynamic group-segment bytes |
 //! | `hidden_private_base`, `hidden_shared_base` | high dword of the private/shared aperture base |
 //! | `hidden_queue_ptr` | the `amd_queue_t` address |
-//! | `hidden_printf_buffer`, `hidden_hostcall_buffer`, `hidden_heap_v1`, `hidden_multigrid_sync_arg`, `hidden_default_queue`, `hidden_completion_action`, `hidden_none` | 0: printf, hostcall services, device malloc, multi-grid sync and device enqueue are not provided |
+//! | `hidden_printf_buffer` | the printf buffer ([`crate::printf`]), or 0 if the caller gives none |
+//! | `hidden_hostcall_buffer`, `hidden_heap_v1`, `hidden_multigrid_sync_arg`, `hidden_default_queue`, `hidden_completion_action`, `hidden_none` | 0: hostcall services, device malloc, multi-grid sync and device enqueue are not provided |
 
 use amdgpu_emu::wave::{PRIVATE_APERTURE, SHARED_APERTURE};
 use amdgpu_object::metadata::{KernelArg, ValueKind};
@@ -69,6 +70,9 @@ impl Geometry {
 pub struct HiddenValues {
     /// Device address of the `amd_queue_t` the kernel is dispatched on.
     pub queue_ptr: u64,
+    /// Device address of the printf buffer (`hidden_printf_buffer`;
+    /// [`crate::printf::PrintfBuffer`]), 0 for none.
+    pub printf_buffer: u64,
 }
 
 /// Writes every hidden argument `args` (a kernel's metadata) lists into
@@ -97,7 +101,8 @@ pub fn fill_hidden_args(
             ValueKind::HiddenPrivateBase => PRIVATE_APERTURE >> 32,
             ValueKind::HiddenSharedBase => SHARED_APERTURE >> 32,
             ValueKind::HiddenQueuePtr => values.queue_ptr,
-            // Global offsets are 0; printf/hostcall/heap/multigrid/device
+            ValueKind::HiddenPrintfBuffer => values.printf_buffer,
+            // Global offsets are 0; hostcall/heap/multigrid/device
             // enqueue services are not provided; hidden_none is padding.
             _ => 0,
         };

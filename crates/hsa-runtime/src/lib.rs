@@ -22,10 +22,12 @@
 //! Nothing here panics on bad input: malformed code objects, packets,
 //! arguments and kernel faults come back as [`Error`] values.
 
+pub mod cformat;
 pub mod error;
 pub mod executable;
 pub mod kernarg;
 pub mod packet;
+pub mod printf;
 pub mod queue;
 pub mod signal;
 pub mod system;
@@ -35,6 +37,7 @@ pub use error::{Error, Result};
 pub use executable::{Executable, KernelInfo, Variable};
 pub use kernarg::{Geometry, HiddenValues, KernargBuilder, describe_arg, fill_hidden_args};
 pub use packet::{BarrierPacket, DispatchPacket, FenceScope, Header, PacketType};
+pub use printf::{Formats as PrintfFormats, PrintfBuffer};
 pub use queue::{DispatchRecord, Queue};
 pub use signal::{Condition, Signal};
 pub use system::{Agent, AgentKind, Region, Segment, System};

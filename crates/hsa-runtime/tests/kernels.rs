@@ -149,6 +149,7 @@ fn scale_add_with_partial_last_group() {
                 &geometry,
                 &HiddenValues {
                     queue_ptr: q.address(),
+                    ..Default::default()
                 },
             )
             .unwrap();
@@ -194,6 +195,7 @@ fn two_dimensional_ids_and_sizes_through_raw_packets() {
                 &geometry,
                 &HiddenValues {
                     queue_ptr: q.address(),
+                    ..Default::default()
                 },
             )
             .unwrap();
@@ -281,6 +283,7 @@ fn dynamic_group_memory() {
                 &geometry,
                 &HiddenValues {
                     queue_ptr: q.address(),
+                    ..Default::default()
                 },
             )
             .unwrap();
@@ -335,6 +338,7 @@ fn kernarg_builder_checks_the_metadata() {
             &g,
             &HiddenValues {
                 queue_ptr: 0x1234_5678_9abc,
+                ..Default::default()
             },
         )
         .unwrap();
@@ -395,6 +399,7 @@ fn kernarg_builder_checks_the_metadata() {
             &g8,
             &HiddenValues {
                 queue_ptr: q.address(),
+                ..Default::default()
             },
         )
         .unwrap();
@@ -439,6 +444,7 @@ fn fault_is_reported_through_the_queue_and_a_new_queue_works() {
                 &g,
                 &HiddenValues {
                     queue_ptr: q.address(),
+                    ..Default::default()
                 },
             )
             .unwrap();
@@ -476,6 +482,7 @@ fn fault_is_reported_through_the_queue_and_a_new_queue_works() {
                 &g,
                 &HiddenValues {
                     queue_ptr: q2.address(),
+                    ..Default::default()
                 },
             )
             .unwrap();

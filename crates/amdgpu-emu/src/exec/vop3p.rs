@@ -1,7 +1,7 @@
 //! Packed math and matrix instructions: VOP3P (`v_pk_*`, dot products,
 //! `v_mad_mix*`/`v_fma_mix*`, MFMA and `v_accvgpr_read/write` on gfx908+),
-//! plus the VOP2 `v_dot2c_f32_f16`, which shares the f16 dot arithmetic
-//! (the integer `v_dot*c_*` forms and `v_accvgpr_mov_b32` live in `valu`).
+//! plus the VOP2 `v_pk_fmac_f16` (packed f16 FMA into VDST) and
+//! `v_dot2c_f32_f16`, which shares the f16 dot arithmetic (the integer `v_dot*c_*` forms and `v_accvgpr_mov_b32` live in `valu`).
 //!
 //! # Packed 16-bit operands
 //!
@@ -93,6 +93,7 @@ pub fn lookup(op: Op) -> Option<Exec> {
         Op::V_PK_ADD_F16 => exec_v_pk_add_f16,
         Op::V_PK_MUL_F16 => exec_v_pk_mul_f16,
         Op::V_PK_FMA_F16 => exec_v_pk_fma_f16,
+        Op::V_PK_FMAC_F16 => exec_v_pk_fmac_f16,
         Op::V_PK_MIN_F16 => exec_v_pk_min_f16,
         Op::V_PK_MAX_F16 => exec_v_pk_max_f16,
         Op::V_PK_ADD_U16 => exec_v_pk_add_u16,
@@ -337,6 +338,23 @@ fn exec_v_pk_mul_f16(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
 /// D.f16[i] = fma(S0.f16[i], S1.f16[i], S2.f16[i]) (one rounding).
 fn exec_v_pk_fma_f16(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
     packed_f16::<3>(w, d, |[a, b, c], m| fp::fma_f16(a, b, c, m));
+    Ok(())
+}
+
+/// VOP2 (gfx908+): D.f16[i] = fma(S0.f16[i], S1.f16[i], D.f16[i]), one
+/// rounding per half in the MODE f16 round and denorm mode. VOP2 has no
+/// `op_sel`: the low result takes the low halves, the high the high ones.
+fn exec_v_pk_fmac_f16(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
+    let m = Fp::f16_f64(w);
+    let a = src(w, d, d.first_src, Ty::F16);
+    let b = src(w, d, d.first_src + 1, Ty::F16);
+    let c = w.lanes(d.op(0), Ty::B32);
+    let half = |v: u32, i: u32| (v >> (16 * i)) as u16;
+    let r: [u32; LANES] = std::array::from_fn(|l| {
+        let fma = |i| u32::from(fp::fma_f16(half(a[l], i), half(b[l], i), half(c[l], i), m));
+        fma(0) | fma(1) << 16
+    });
+    write_dst(w, d, 0, &r);
     Ok(())
 }
 

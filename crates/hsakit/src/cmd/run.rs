@@ -12,6 +12,11 @@
 //! buffer: the argument is its offset in the group segment), and scalars
 //! `u32=V`, `i32=V`, `u64=V`, `i64=V` (decimal or `0x` hex), `f32=V`,
 //! `f64=V`. Each is checked against the kernel's metadata.
+//!
+//! A kernel that uses OpenCL `printf` (its metadata lists
+//! `hidden_printf_buffer`) gets a printf buffer; after the dispatch the
+//! records are formatted with the code object's `amdhsa.printf` formats
+//! and printed to stdout in buffer order, as ROCm's runtime does.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -23,8 +28,8 @@ use amdgpu_object::metadata::{KernelArg, ValueKind};
 use anyhow::{Context, anyhow, bail};
 use hsa_runtime::system::GROUP_SEGMENT_SIZE;
 use hsa_runtime::{
-    Condition, DispatchPacket, Error, Executable, Geometry, HiddenValues, KernargBuilder, Queue,
-    Region, Signal, Stats, System, describe_arg,
+    Condition, DispatchPacket, Error, Executable, Geometry, HiddenValues, KernargBuilder,
+    PrintfBuffer, Queue, Region, Signal, Stats, System, describe_arg, printf,
 };
 
 /// Arguments of `hsakit run`.
@@ -358,12 +363,37 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         buffers.push(buffer);
     }
     geometry.dynamic_group_size = (group_size - u64::from(kernel.group_segment_size)) as u32;
-    let kernarg = kb.finish(
+    // OpenCL printf: a buffer for the records, formatted after the run.
+    let printf_buffer = if kernel.uses_printf() {
+        Some((
+            PrintfBuffer::allocate(&system, printf::DEFAULT_SIZE)?,
+            exe.printf_formats()
+                .with_context(|| format!("{}", args.input.display()))?,
+        ))
+    } else {
+        None
+    };
+    let mut kernarg = kb.finish(
         &geometry,
         &HiddenValues {
             queue_ptr: queue.address(),
+            printf_buffer: printf_buffer.as_ref().map_or(0, |(b, _)| b.address),
         },
     )?;
+    // rocm-device-libs' stub printf: give it a buffer so it does not
+    // fault, and say why nothing is printed.
+    if let Some(slot) = exe.undeclared_printf_slot(&kernel) {
+        let buffer = PrintfBuffer::allocate(&system, printf::DEFAULT_SIZE)?;
+        let at = slot as usize;
+        kernarg[at..at + 8].copy_from_slice(&buffer.address.to_le_bytes());
+        eprintln!(
+            "hsakit: warning: kernel `{}` calls printf from rocm-device-libs' opencl.bc, a stub that \
+             drops its arguments (clang linked it before LLVM's printf lowering); nothing will be \
+             printed. Compile with -nogpulib, run `opt -passes=amdgpu-printf-runtime-binding`, then \
+             link the device libraries (see crates/hsakit/tests/emu_printf.rs)",
+            kernel.name
+        );
+    }
 
     // The HSA dispatch sequence.
     let kernarg_address = system.allocate(Region::Kernarg, kernarg.len().max(1) as u64)?;
@@ -381,6 +411,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..Default::default()
     })?;
     done.wait(Condition::Eq, 0, Duration::MAX);
+    // What the kernel printed comes first, even if it then faulted.
+    if let Some((buffer, formats)) = &printf_buffer {
+        print!("{}", buffer.read(&system, formats)?);
+    }
     if let Some(e) = queue.error() {
         return Err(match e {
             Error::Fault(f) => anyhow!("kernel fault: {f}"),
