@@ -31,7 +31,9 @@ mod float;
 mod int;
 mod memory;
 mod mode;
+mod multimedia;
 mod packed;
+mod packed_float;
 
 /// One explicit kernel argument.
 #[derive(Debug, Clone)]
@@ -604,6 +606,13 @@ impl<'a> Cx<'a> {
         match code {
             Code::InstBasic(_) | Code::InstMod(_) => {
                 let is_float = ty(type_).is_some_and(|(k, _)| k == Kind::F);
+                if multimedia::BASIC.contains(&op) {
+                    return self.lower_multimedia(op, ops, &what);
+                }
+                if type_.is_packed() && ty(type_.element_type()).is_some_and(|(k, _)| k == Kind::F)
+                {
+                    return self.lower_packed_float(op, type_, code, ops, &what);
+                }
                 if let Code::InstMod(md) = code
                     && !is_float
                 {
@@ -642,6 +651,9 @@ impl<'a> Cx<'a> {
             }
             Code::InstCmp(c) => self.lower_cmp(c, ops, &what),
             Code::InstSourceType(c) if op == BrigOpcode::CLASS => self.lower_class(c, ops, &what),
+            Code::InstSourceType(st) if multimedia::SOURCE_TYPE.contains(&op) => {
+                self.lower_multimedia_st(op, st.source_type, ops, &what)
+            }
             Code::InstSourceType(st) => self.lower_source_type(st, ops, &what),
             Code::InstCvt(c) => self.lower_cvt(c, ops, &what),
             Code::InstMem(mem) if mem.segment == BrigSegment::GROUP => match op {

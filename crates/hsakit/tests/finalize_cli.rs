@@ -605,7 +605,7 @@ fn unsupported_instructions_are_located_errors() {
          kernel &k(kernarg_u64 %p)\n{\n\
          \tld_kernarg_u64 $d0, [%p];\n\
          \tld_global_u32 $s0, [$d0];\n\
-         \tadd_pp_f16x2 $s0, $s0, $s0;\n\
+         \talloca_u32 $s0, 4;\n\
          \tst_global_u32 $s0, [$d0];\n\
          \tret;\n};\n",
     )
@@ -614,20 +614,20 @@ fn unsupported_instructions_are_located_errors() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("bad.hsail:6:2: error: instruction `add_f16x2`"),
+        err.contains("bad.hsail:6:2: error: instruction `alloca_u32`"),
         "{err}"
     );
-    assert!(err.contains("add_pp_f16x2 $s0"), "{err}");
+    assert!(err.contains("alloca_u32 $s0"), "{err}");
     let out = hsakit(&["finalize", &src.display().to_string(), "--mcpu", "gfx1030"]);
     assert_eq!(out.status.code(), Some(1));
-    // Multimedia instructions are not lowered yet.
+    // Exception instructions (PRM 11) are not lowered yet.
     std::fs::write(
         &src,
         "module &m:1:0:$full:$large:$default;\n\
          kernel &k(kernarg_u64 %p)\n{\n\
          \tld_kernarg_u64 $d0, [%p];\n\
          \tld_global_u32 $s0, [$d0];\n\
-         \tsad_u32_u8x4 $s1, $s0, $s0, $s0;\n\
+         \tgetdetectexcept_u32 $s1;\n\
          \tst_global_u32 $s1, [$d0];\n\
          \tret;\n};\n",
     )
@@ -636,7 +636,7 @@ fn unsupported_instructions_are_located_errors() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("bad.hsail:6:2: error: instruction `sad_u32`"),
+        err.contains("bad.hsail:6:2: error: instruction `getdetectexcept_u32`"),
         "{err}"
     );
 }
