@@ -34,6 +34,7 @@ mod mode;
 mod multimedia;
 mod packed;
 mod packed_float;
+mod quad;
 
 /// One explicit kernel argument.
 #[derive(Debug, Clone)]
@@ -519,7 +520,8 @@ impl<'a> Cx<'a> {
         let width = match kind {
             BrigRegisterKind::CONTROL | BrigRegisterKind::SINGLE => 1,
             BrigRegisterKind::DOUBLE => 2,
-            _ => return Err(self.unsupported("128-bit ($q) registers".into())),
+            BrigRegisterKind::QUAD => 4,
+            _ => return Err(self.unsupported("this register kind".into())),
         };
         let key = (kind.raw(), num);
         if let Some(&v) = self.regs.get(&key) {
@@ -531,6 +533,9 @@ impl<'a> Cx<'a> {
     }
 
     fn src(&mut self, o: OperandOffset) -> Result<Src> {
+        if let Some(v) = self.wide_const(o)? {
+            return Ok(Src::Reg(v));
+        }
         if let Some(c) = const_of(self.m, o) {
             return Ok(Src::Const(c));
         }
@@ -632,6 +637,7 @@ impl<'a> Cx<'a> {
                         self.lower_dispatch(op, type_, ops, &what)
                     }
                     BrigOpcode::NOP => Ok(()),
+                    BrigOpcode::MOV if type_ == BrigType::B128 => self.lower_mov_b128(ops, &what),
                     _ if type_.is_packed() => self.lower_packed(code, ops, &what),
                     _ if is_float => {
                         let mods = match code {
@@ -656,6 +662,11 @@ impl<'a> Cx<'a> {
             }
             Code::InstSourceType(st) => self.lower_source_type(st, ops, &what),
             Code::InstCvt(c) => self.lower_cvt(c, ops, &what),
+            Code::InstMem(mem)
+                if type_ == BrigType::B128 && matches!(op, BrigOpcode::LD | BrigOpcode::ST) =>
+            {
+                self.lower_mem_b128(mem, ops, &what)
+            }
             Code::InstMem(mem) if mem.segment == BrigSegment::GROUP => match op {
                 BrigOpcode::LD => self.lower_ld_group(mem, ops, &what),
                 BrigOpcode::ST => self.lower_st_group(mem, ops, &what),

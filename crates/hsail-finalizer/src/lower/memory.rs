@@ -86,7 +86,7 @@ pub(super) fn group_layout(
 
 impl Cx<'_> {
     /// A group-segment address: (base VGPR, `offset:` field).
-    fn group_address(&mut self, o: OperandOffset, what: &str) -> Result<(VReg, i32)> {
+    pub(super) fn group_address(&mut self, o: OperandOffset, what: &str) -> Result<(VReg, i32)> {
         let Ok(brig::Operand::Address(a)) = self.m.operand(o) else {
             return Err(self.unsupported(format!("{what}: this address operand")));
         };

@@ -1,7 +1,8 @@
 //! Packed float arithmetic (PRM §5.11 Table 5-16: `add`, `sub`, `mul`,
 //! `div`, `min`, `max`, `ceil`, `floor`, `fract`, `rint`, `sqrt`,
-//! `trunc`; §5.12: `abs`, `neg`, `copysign`) on `f16x2`, `f16x4` and
-//! `f32x2` under the packing controls of §4.14.
+//! `trunc`; §5.12: `abs`, `neg`, `copysign`) on `f16x2`, `f16x4`,
+//! `f32x2`, and in `$q` registers `f16x8` and `f32x4`, under the packing
+//! controls of §4.14 (`f64x2` is not supported yet).
 //!
 //! Each element is moved into a dword of its own and computed by the
 //! scalar float lowering (`float.rs`) with the instruction's rounding and
@@ -81,7 +82,7 @@ impl Cx<'_> {
             return Err(self.unsupported(what.to_string()));
         };
         let n = t.packed_count();
-        if ctl.sat || f == Fmt::F64 || bits(f) * n > 64 || ops.len() != arity + 1 {
+        if ctl.sat || f == Fmt::F64 || bits(f) * n > 128 || ops.len() != arity + 1 {
             return Err(self.unsupported(what.to_string()));
         }
         let d = self.dst(ops[0])?;
