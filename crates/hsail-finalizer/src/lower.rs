@@ -33,6 +33,7 @@ mod memory;
 mod mode;
 mod multimedia;
 mod packed;
+mod packed64;
 mod packed_float;
 mod quad;
 
@@ -614,8 +615,8 @@ impl<'a> Cx<'a> {
                 if multimedia::BASIC.contains(&op) {
                     return self.lower_multimedia(op, ops, &what);
                 }
-                if type_.is_packed() && ty(type_.element_type()).is_some_and(|(k, _)| k == Kind::F)
-                {
+                let elem = ty(type_.element_type());
+                if type_.is_packed() && elem.is_some_and(|(k, w)| k == Kind::F || w == 64) {
                     return self.lower_packed_float(op, type_, code, ops, &what);
                 }
                 if let Code::InstMod(md) = code

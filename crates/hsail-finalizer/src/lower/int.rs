@@ -222,6 +222,25 @@ impl Cx<'_> {
         }
     }
 
+    /// A 64-bit integer operation on values (one element of a `u64x2` or
+    /// `s64x2` operation, `packed64.rs`).
+    pub(super) fn alu64(
+        &mut self,
+        op: BrigOpcode,
+        signed: bool,
+        d: VReg,
+        s: &[Src],
+        what: &str,
+    ) -> Result<()> {
+        self.lower_alu64(IntInst {
+            op,
+            signed,
+            d,
+            s,
+            what,
+        })
+    }
+
     /// 64-bit integer operations.
     fn lower_alu64(&mut self, i: IntInst<'_>) -> Result<()> {
         let IntInst {

@@ -19,7 +19,7 @@ use brig::{BrigAluModifierMask, BrigOpcode, BrigPack, BrigType, Code, OperandOff
 use super::float::fmt_of;
 use super::mode::{FloatMods, Fmt};
 use super::packed::{Control, Layout};
-use super::{Cx, Src, r};
+use super::{Cx, Src, r, ty};
 use crate::Result;
 
 /// The packed float operations and their source counts.
@@ -51,7 +51,8 @@ fn bits(f: Fmt) -> u32 {
 }
 
 impl Cx<'_> {
-    /// An instruction `op` on the packed float type `t`. Moves (`cmov`,
+    /// An instruction `op` on the packed float type `t`, or on any packed
+    /// type with 64-bit elements (`packed64.rs`). Moves (`cmov`,
     /// `shuffle`, the unpacks) are bit operations and stay with the
     /// packed integer lowering.
     pub(super) fn lower_packed_float(
@@ -62,12 +63,6 @@ impl Cx<'_> {
         ops: &[OperandOffset],
         what: &str,
     ) -> Result<()> {
-        if matches!(
-            op,
-            BrigOpcode::CMOV | BrigOpcode::SHUFFLE | BrigOpcode::UNPACKLO | BrigOpcode::UNPACKHI
-        ) {
-            return self.lower_packed(code, ops, what);
-        }
         let (pack, mods) = match code {
             Code::InstMod(md) => {
                 let ftz = md.modifier.raw() & BrigAluModifierMask::FTZ.raw() != 0;
@@ -75,9 +70,21 @@ impl Cx<'_> {
             }
             _ => (BrigPack::NONE, Some(FloatMods::NONE)),
         };
+        let ctl = Control::of(pack);
+        if ty(t.element_type()).is_some_and(|(_, w)| w == 64) {
+            return match mods {
+                Some(mods) => self.lower_packed64(op, t, ctl, mods, ops, what),
+                None => Err(self.unsupported(what.to_string())),
+            };
+        }
+        if matches!(
+            op,
+            BrigOpcode::CMOV | BrigOpcode::SHUFFLE | BrigOpcode::UNPACKLO | BrigOpcode::UNPACKHI
+        ) {
+            return self.lower_packed(code, ops, what);
+        }
         let f = fmt_of(t.element_type());
         let arity = OPS.iter().find(|(o, _)| *o == op).map(|&(_, n)| n);
-        let ctl = Control::of(pack);
         let (Some(f), Some(mods), Some(arity)) = (f, mods, arity) else {
             return Err(self.unsupported(what.to_string()));
         };

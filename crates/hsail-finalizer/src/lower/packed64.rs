@@ -1,0 +1,118 @@
+//! Packed types with 64-bit elements in `$q` registers: `u64x2`, `s64x2`
+//! (§5.2 arithmetic without saturation, §5.5 shifts, §5.10 `cmov`) and
+//! `f64x2` (the packed float operations of `packed_float.rs`).
+//!
+//! Each element is a dword pair computed by the scalar 64-bit lowering
+//! (`int.rs` [`Cx::alu64`], `float.rs` [`Cx::float_op`]); `s`/`ss`
+//! compute element 0 and keep the rest of the destination.
+
+use amdgpu_codegen::{Opnd, VReg};
+use brig::{BrigOpcode, BrigType, OperandOffset};
+
+use super::mode::{FloatMods, Fmt};
+use super::packed::Control;
+use super::{Cx, Kind, Src, dw, pair, ty};
+use crate::Result;
+
+/// Integer operations lowered element by element through [`Cx::alu64`].
+const INT_OPS: &[BrigOpcode] = &[
+    BrigOpcode::ADD,
+    BrigOpcode::SUB,
+    BrigOpcode::MUL,
+    BrigOpcode::MULHI,
+    BrigOpcode::MIN,
+    BrigOpcode::MAX,
+    BrigOpcode::ABS,
+    BrigOpcode::NEG,
+];
+
+impl Cx<'_> {
+    /// An instruction `op` on `u64x2`, `s64x2` or `f64x2` with packing
+    /// control `ctl` and float modifiers `mods`.
+    pub(super) fn lower_packed64(
+        &mut self,
+        op: BrigOpcode,
+        t: BrigType,
+        ctl: Control,
+        mods: FloatMods,
+        ops: &[OperandOffset],
+        what: &str,
+    ) -> Result<()> {
+        let (Some((kind, 64)), false) = (ty(t.element_type()), ctl.sat || ops.is_empty()) else {
+            return Err(self.unsupported(what.to_string()));
+        };
+        let d = self.dst(ops[0])?;
+        let s = self.srcs(ops, 1)?;
+        let signed = kind == Kind::S;
+        let count = if ctl.low_only { 1 } else { 2 };
+        let mut results = Vec::with_capacity(2);
+        for i in 0..count {
+            let e = self.vtemp(2);
+            match (op, s.len()) {
+                (BrigOpcode::SHL | BrigOpcode::SHR, 2) if kind != Kind::F => {
+                    let x = self.element64(s[0], i)?;
+                    let x = self.val64(x)?;
+                    let amount = self.val(s[1], 0)?;
+                    let mn = match (op, signed) {
+                        (BrigOpcode::SHL, _) => "v_lshlrev_b64",
+                        (_, false) => "v_lshrrev_b64",
+                        (_, true) => "v_ashrrev_i64",
+                    };
+                    self.emit(mn, vec![pair(e), amount, pair(x)])?;
+                }
+                (BrigOpcode::CMOV, 3) => {
+                    let mut x = Vec::with_capacity(3);
+                    for &src in &s {
+                        let v = self.element64(src, i)?;
+                        x.push(self.val64(v)?);
+                    }
+                    self.emit(
+                        "v_cmp_ne_u64_e64",
+                        vec![Opnd::vcc(), pair(x[0]), Opnd::constant(0)],
+                    )?;
+                    let out = self.select(Fmt::F64, pair(x[2]), pair(x[1]))?;
+                    self.mov_to(e, out, Fmt::F64)?;
+                }
+                _ => {
+                    let mut x = Vec::with_capacity(s.len());
+                    for (k, &src) in s.iter().enumerate() {
+                        let scalar = ctl.scalar.get(k).copied().unwrap_or(false);
+                        x.push(self.element64(src, if scalar { 0 } else { i })?);
+                    }
+                    if kind == Kind::F {
+                        self.float_op(op, Fmt::F64, e, &x, what, mods)?;
+                    } else if INT_OPS.contains(&op) {
+                        self.alu64(op, signed, e, &x, what)?;
+                    } else {
+                        return Err(self.unsupported(what.to_string()));
+                    }
+                }
+            }
+            results.push(e);
+        }
+        for (i, e) in (0u8..).zip(results) {
+            for k in 0..2 {
+                self.emit("v_mov_b32", vec![dw(d, 2 * i + k), dw(e, k)])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Element `i` (dwords `2i`, `2i + 1`) of a 128-bit source.
+    fn element64(&mut self, s: Src, i: u8) -> Result<Src> {
+        match s {
+            Src::Reg(v) if i == 0 => Ok(Src::Reg(v)),
+            Src::Reg(v) => {
+                let e: VReg = self.vtemp(2);
+                for k in 0..2 {
+                    self.emit("v_mov_b32", vec![dw(e, k), dw(v, 2 * i + k)])?;
+                }
+                Ok(Src::Reg(e))
+            }
+            // Constants of 128-bit types are materialized in registers
+            // (`quad.rs`); a narrower one is its own element 0.
+            Src::Const(c) if i == 0 => Ok(Src::Const(c)),
+            Src::Const(_) => Ok(Src::Const(0)),
+        }
+    }
+}
