@@ -24,10 +24,39 @@ pub const WAIT_LGKM: i64 = 0xc07f;
 /// `s_waitcnt vmcnt(0) lgkmcnt(0)`.
 pub const WAIT_ALL: i64 = 0x0070;
 
+/// Which counters (`vmcnt`, `lgkmcnt`) a load of `family` increments:
+/// FLAT may reach LDS as well as memory, so it counts on both.
+fn counters(family: Family) -> (bool, bool) {
+    match family {
+        Family::Global | Family::Scratch => (true, false),
+        Family::Flat => (true, true),
+        Family::Smem | Family::Ds => (false, true),
+        _ => (false, false),
+    }
+}
+
 /// A physical instruction with its branch target (machine block index).
 struct PInst {
     inst: Inst,
     label: Option<usize>,
+    pc_rel: Option<u32>,
+}
+
+/// The literal an instruction with a PC-relative operand is emitted with
+/// until [`crate::Compiled::relocate`] replaces it.
+pub const PC_REL_PLACEHOLDER: u32 = 0x5eed_5eed;
+
+/// A PC-relative literal in emitted code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PcRel {
+    /// Byte offset of the instruction in the code.
+    pub inst_at: usize,
+    /// Byte offset of its 32-bit literal in the code.
+    pub literal_at: usize,
+    /// Byte offset of the literal's text in the assembly.
+    pub asm_at: usize,
+    /// Target: a byte offset in the data segment.
+    pub target: u32,
 }
 
 /// Emitted machine code.
@@ -40,6 +69,8 @@ pub struct Emitted {
     pub asm: String,
     /// Instructions emitted.
     pub instructions: usize,
+    /// PC-relative literals to fill in.
+    pub pc_rel: Vec<PcRel>,
 }
 
 fn phys_operand(f: &Function, alloc: &Allocation, o: &Opnd) -> Operand {
@@ -82,6 +113,7 @@ pub fn emit(
     let wait = |v: i64| PInst {
         inst: Inst::new(waitcnt, target, vec![Operand::Imm(v)]),
         label: None,
+        pc_rel: None,
     };
     let mut out: Vec<Vec<PInst>> = Vec::with_capacity(blocks.len());
     for b in blocks {
@@ -126,20 +158,22 @@ pub fn emit(
             }
             let mut inst = Inst::new(mi.def, target, ops);
             inst.mods = mi.mods.clone();
-            let is_load = match mi.def.family {
-                Family::Smem | Family::Ds => Some(false),
-                Family::Global | Family::Flat => Some(true),
-                _ => None,
-            };
-            if let Some(vmem) = is_load {
-                for (i, o) in inst.operands.iter().enumerate() {
-                    if mi.is_def(i) {
-                        let set = if vmem { &mut vm } else { &mut lgkm };
-                        set.extend(regs_of(o));
+            let (counts_vm, counts_lgkm) = counters(mi.def.family);
+            for (i, o) in inst.operands.iter().enumerate() {
+                if (counts_vm || counts_lgkm) && mi.is_def(i) {
+                    if counts_vm {
+                        vm.extend(regs_of(o));
+                    }
+                    if counts_lgkm {
+                        lgkm.extend(regs_of(o));
                     }
                 }
             }
-            pb.push(PInst { inst, label });
+            pb.push(PInst {
+                inst,
+                label,
+                pc_rel: mi.pc_rel,
+            });
         }
         match (!vm.is_empty(), !lgkm.is_empty()) {
             (true, true) => pb.push(wait(WAIT_ALL)),
@@ -183,6 +217,7 @@ pub fn emit(
     let mut code = Vec::with_capacity(pc);
     let mut asm = String::new();
     let mut count = 0;
+    let mut pc_rel = Vec::new();
     for (bi, pb) in out.iter_mut().enumerate() {
         if labelled[bi] {
             asm.push_str(&label_name(bi));
@@ -202,7 +237,23 @@ pub fn emit(
                 asm.push_str(&format!("\t{} {}\n", p.inst.def.name, label_name(t)));
             } else {
                 asm.push('\t');
-                asm.push_str(&print(&p.inst));
+                let line = print(&p.inst);
+                if let Some(t) = p.pc_rel {
+                    let text = format!("{PC_REL_PLACEHOLDER:#x}");
+                    let Some(i) = line.find(&text) else {
+                        return Err(Error::Encode {
+                            inst: line,
+                            message: "a PC-relative operand needs a literal".into(),
+                        });
+                    };
+                    pc_rel.push(PcRel {
+                        inst_at: at,
+                        literal_at: at + sizes[bi][ii] - 4,
+                        asm_at: asm.len() + i,
+                        target: t,
+                    });
+                }
+                asm.push_str(&line);
                 asm.push('\n');
             }
             let bytes = encode(&p.inst, target).map_err(|e| Error::Encode {
@@ -218,5 +269,6 @@ pub fn emit(
         code,
         asm,
         instructions: count,
+        pc_rel,
     })
 }

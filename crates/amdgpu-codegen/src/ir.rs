@@ -170,6 +170,11 @@ pub struct MInst {
     pub ops: Vec<Opnd>,
     /// Modifiers (offsets, cache bits, …).
     pub mods: Modifiers,
+    /// A PC-relative literal: the instruction (an `s_add_u32` right after
+    /// an `s_getpc_b64`) takes, as its literal, the distance from its own
+    /// address to byte `target` of the data segment, filled in by
+    /// [`crate::Compiled::relocate`] once the code object is laid out.
+    pub pc_rel: Option<u32>,
 }
 
 impl MInst {
@@ -183,6 +188,7 @@ impl MInst {
             def,
             ops,
             mods: Modifiers::defaults_for(def),
+            pc_rel: None,
         })
     }
 
@@ -252,6 +258,26 @@ pub struct Function {
     pub live_in_sgprs: Vec<u16>,
     /// Physical VGPRs holding inputs at wave start.
     pub live_in_vgprs: Vec<u16>,
+    /// Bytes of private (scratch) memory per work-item the function's
+    /// own variables take; a register spiller appends its slots after them.
+    pub private_size: u32,
+    /// Where the scratch inputs arrive, when the kernel uses scratch.
+    pub scratch: Option<ScratchInputs>,
+    /// VGPRs live for the whole function whatever their uses say (the
+    /// lanes SGPRs are spilled to: `v_writelane` writes lanes EXEC does not
+    /// cover, so lane-path liveness does not apply to them).
+    pub pinned: Vec<VReg>,
+}
+
+/// The ABI inputs that locate a wave's scratch memory (GFX9 without
+/// architected flat scratch: AMDGPUUsage "Flat Scratch").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScratchInputs {
+    /// First of the two user SGPRs holding `flat_scratch_init` (the
+    /// dispatch's scratch base).
+    pub flat_scratch_init: u16,
+    /// The system SGPR holding the wave's private segment byte offset.
+    pub wave_offset: u16,
 }
 
 impl Function {
@@ -264,6 +290,9 @@ impl Function {
             blocks: Vec::new(),
             live_in_sgprs: Vec::new(),
             live_in_vgprs: Vec::new(),
+            private_size: 0,
+            scratch: None,
+            pinned: Vec::new(),
         }
     }
 

@@ -13,10 +13,24 @@
 //!  Compiled { code, asm, register counts }
 //! ```
 //!
-//! First slice: every value the front end computes lives in VGPRs (all
-//! control flow is treated as divergent); SGPRs hold ABI inputs, scalar
-//! loads and lane masks. No spilling, no hazard recognizer yet (the code
-//! the finalizer emits has none of the GFX9 hazards that need wait states).
+//! Every value the front end computes lives in VGPRs (uniform ones too:
+//! the divergence analysis drives control flow only); SGPRs hold ABI
+//! inputs, scalar loads and lane masks. When registers run out, SGPR lane
+//! masks are spilled to lanes of a VGPR (`v_writelane`/`v_readlane`) and
+//! VGPRs to private memory after the function's own (`scratch_*`; a
+//! function without scratch inputs gets [`Error::NeedsScratch`] so that
+//! the front end enables them and compiles it again).
+//!
+//! Scratch: a function with private memory sets [`Function::private_size`]
+//! (bytes per work-item) and [`Function::scratch`] (where the ABI puts
+//! `flat_scratch_init` and the wave's private offset); [`compile`] then
+//! points `FLAT_SCRATCH` at the wave's scratch first thing, so
+//! `scratch_load/store` with a per-lane offset (`vaddr`) reach the
+//! work-item's private bytes, and reports the size in
+//! [`Compiled::private_size`]. A register spiller would put its slots at
+//! `private_size` and up and raise it. Module data: an `s_add_u32` marked
+//! [`MInst::pc_rel`] right after an `s_getpc_b64` gets its literal from
+//! [`Compiled::relocate`] once the code object is laid out.
 
 pub mod emit;
 pub mod exec;
@@ -27,7 +41,7 @@ pub mod regalloc;
 pub mod uniform;
 
 pub use amdgpu_isa::gfx9::Target;
-pub use ir::{Block, Function, MInst, Opnd, RegClass, Terminator, VReg, VRegInfo};
+pub use ir::{Block, Function, MInst, Opnd, RegClass, ScratchInputs, Terminator, VReg, VRegInfo};
 
 /// A code generation error; each names the function or instruction.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -40,11 +54,18 @@ pub enum Error {
         /// The target.
         target: &'static str,
     },
-    /// Register allocation failed (spilling is not implemented yet).
-    #[error("out of {class}s in function `{function}` (spilling is not implemented yet)")]
+    /// Register allocation failed with nothing left to spill.
+    #[error("out of {class}s in function `{function}`")]
     OutOfRegisters {
         /// The class that ran out.
         class: RegClass,
+        /// The function.
+        function: String,
+    },
+    /// VGPRs must be spilled but the function has no scratch inputs: the
+    /// front end should compile it again with [`Function::scratch`] set.
+    #[error("function `{function}` needs scratch memory to spill registers")]
+    NeedsScratch {
         /// The function.
         function: String,
     },
@@ -80,15 +101,39 @@ pub struct Compiled {
     pub next_free_vgpr: u16,
     /// Number of instructions.
     pub instructions: usize,
+    /// Private (scratch) bytes per work-item: the descriptor's
+    /// `private_segment_fixed_size`.
+    pub private_size: u32,
+    /// PC-relative literals [`Compiled::relocate`] fills in.
+    pub pc_rel: Vec<emit::PcRel>,
+}
+
+impl Compiled {
+    /// Fills in the PC-relative literals once the code sits at address
+    /// `code_va` and the data segment at `data_va`, in the code and in the
+    /// assembly text (hex literals of the same width, so `asm_at` offsets
+    /// stay valid).
+    pub fn relocate(&mut self, code_va: u64, data_va: u64) {
+        let placeholder = format!("{:#x}", emit::PC_REL_PLACEHOLDER);
+        for r in &self.pc_rel {
+            let pc = code_va + r.inst_at as u64;
+            let v = (data_va + u64::from(r.target)).wrapping_sub(pc) as u32;
+            self.code[r.literal_at..r.literal_at + 4].copy_from_slice(&v.to_le_bytes());
+            let text = format!("{v:#010x}");
+            self.asm
+                .replace_range(r.asm_at..r.asm_at + placeholder.len(), &text);
+        }
+    }
 }
 
 /// Compiles `f` for `target`.
 pub fn compile(mut f: Function, target: Target) -> Result<Compiled> {
+    init_flat_scratch(&mut f, target)?;
     opt::forward_copies(&mut f);
     ifconv::convert(&mut f, target)?;
     let mut blocks = exec::lower(&mut f, target)?;
     opt::remove_dead(&mut blocks);
-    let alloc = regalloc::allocate(&f, &blocks, target)?;
+    let alloc = regalloc::allocate(&mut f, &mut blocks, target)?;
     let out = emit::emit(&f, &blocks, &alloc, target)?;
     Ok(Compiled {
         code: out.code,
@@ -96,7 +141,45 @@ pub fn compile(mut f: Function, target: Target) -> Result<Compiled> {
         next_free_sgpr: alloc.next_free_sgpr,
         next_free_vgpr: alloc.next_free_vgpr,
         instructions: out.instructions,
+        private_size: f.private_size,
+        pc_rel: out.pc_rel,
     })
+}
+
+/// `FLAT_SCRATCH_LO/HI` (SGPR codes 102 and 103 on GFX9).
+const FLAT_SCRATCH: u16 = 102;
+
+/// Points `FLAT_SCRATCH` at the wave's scratch memory before anything
+/// else runs (AMDGPUUsage, GFX9: `flat_scratch_init` plus the wave's
+/// private segment offset), so that `scratch_*` and flat private accesses
+/// work.
+fn init_flat_scratch(f: &mut Function, target: Target) -> Result<()> {
+    let Some(s) = f.scratch else {
+        return Ok(());
+    };
+    let init = s.flat_scratch_init;
+    let setup = [
+        MInst::new(
+            "s_add_u32",
+            target,
+            vec![
+                Opnd::sgpr(FLAT_SCRATCH, 1),
+                Opnd::sgpr(init, 1),
+                Opnd::sgpr(s.wave_offset, 1),
+            ],
+        )?,
+        MInst::new(
+            "s_addc_u32",
+            target,
+            vec![
+                Opnd::sgpr(FLAT_SCRATCH + 1, 1),
+                Opnd::sgpr(init + 1, 1),
+                Opnd::constant(0),
+            ],
+        )?,
+    ];
+    f.prologue.splice(0..0, setup);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -185,5 +268,55 @@ mod tests {
             .collect();
         assert_eq!(printed.len(), out.instructions);
         assert!(out.next_free_vgpr >= 1);
+    }
+
+    #[test]
+    fn scratch_prologue_and_pc_relative_literals() {
+        let t = Target::Gfx900;
+        let mut f = Function::new("k");
+        f.live_in_sgprs = vec![0, 1, 2];
+        f.private_size = 16;
+        f.scratch = Some(ScratchInputs {
+            flat_scratch_init: 0,
+            wave_offset: 2,
+        });
+        let p = f.new_vreg(RegClass::Sgpr, 2);
+        let b = f.add_block();
+        let d = |i| Opnd::Reg {
+            reg: p,
+            offset: i,
+            width: 1,
+        };
+        let pc = Opnd::Reg {
+            reg: p,
+            offset: 0,
+            width: 2,
+        };
+        let lit = Opnd::Fixed(amdgpu_isa::gfx9::Operand::Literal(emit::PC_REL_PLACEHOLDER));
+        let mut add = MInst::new("s_add_u32", t, vec![d(0), d(0), lit]).unwrap();
+        add.pc_rel = Some(8);
+        f.blocks[b].insts = vec![
+            MInst::new("s_getpc_b64", t, vec![pc]).unwrap(),
+            add,
+            MInst::new("s_addc_u32", t, vec![d(1), d(1), Opnd::constant(0)]).unwrap(),
+            MInst::new("s_load_dword", t, vec![d(0), pc, Opnd::imm(0)]).unwrap(),
+        ];
+        let mut out = compile(f, t).unwrap();
+        assert_eq!(out.private_size, 16);
+        let first: Vec<&str> = out.asm.lines().take(2).collect();
+        assert_eq!(
+            first,
+            [
+                "\ts_add_u32 flat_scratch_lo, s0, s2",
+                "\ts_addc_u32 flat_scratch_hi, s1, 0"
+            ]
+        );
+        // The literal is data + 8 minus the s_add_u32's own address.
+        let r = out.pc_rel[0];
+        out.relocate(0x1000, 0x3000);
+        let want = 0x3000 + 8 - (0x1000 + r.inst_at as u32);
+        let got = u32::from_le_bytes(out.code[r.literal_at..r.literal_at + 4].try_into().unwrap());
+        assert_eq!(got, want);
+        assert!(out.asm.contains(&format!("{want:#010x}")), "{}", out.asm);
     }
 }

@@ -1,6 +1,8 @@
 //! Register allocation: per-dword liveness over the machine CFG, one live
 //! interval per virtual register over the layout order, linear scan with
-//! aligned tuples. No spilling yet: running out of registers is an error.
+//! aligned tuples. Out of SGPRs, the lane mask with the longest interval
+//! moves to lanes of a VGPR; out of VGPRs, the VGPR with the longest
+//! interval moves to a private-memory slot; then allocation starts again.
 //!
 //! Positions: instruction `k` (in layout order) reads at `2k` and writes
 //! at `2k + 1`, so a register whose last read is at `k` can be written by
@@ -8,10 +10,10 @@
 //! and every block boundary where one of its dwords is live, so it is
 //! conservative around holes and loops.
 
-use amdgpu_isa::gfx9::Target;
+use amdgpu_isa::gfx9::{Family, Target};
 
 use crate::exec::MBlock;
-use crate::ir::{Function, Opnd, RegClass};
+use crate::ir::{Function, MInst, Opnd, RegClass, VReg};
 use crate::{Error, Result};
 
 /// Registers the allocator may hand out (SGPRs: s0..s95, leaving room for
@@ -46,8 +48,48 @@ impl Bits {
     }
 }
 
-/// Allocates registers for `blocks` (the output of [`crate::exec::lower`]).
-pub fn allocate(f: &Function, blocks: &[MBlock], target: Target) -> Result<Allocation> {
+/// Why an allocation attempt stopped.
+enum Failure {
+    /// Out of SGPRs; spilling this SGPR virtual register would help.
+    SpillSgpr(VReg),
+    /// Out of VGPRs; spilling this VGPR virtual register would help.
+    SpillVgpr(VReg),
+    /// Out of registers with nothing to spill.
+    Out(RegClass),
+}
+
+/// Allocates registers for `blocks` (the output of [`crate::exec::lower`]),
+/// spilling SGPRs to lanes of a VGPR when they run out.
+pub fn allocate(f: &mut Function, blocks: &mut [MBlock], target: Target) -> Result<Allocation> {
+    let mut slots = LaneSlots::default();
+    loop {
+        match try_allocate(f, blocks, target) {
+            Ok(a) => return Ok(a),
+            Err(Failure::SpillSgpr(v)) => spill_sgpr(f, blocks, v, &mut slots, target)?,
+            Err(Failure::SpillVgpr(v)) => {
+                if f.scratch.is_none() {
+                    return Err(Error::NeedsScratch {
+                        function: f.name.clone(),
+                    });
+                }
+                spill_vgpr(f, blocks, v, target)?;
+            }
+            Err(Failure::Out(class)) => {
+                return Err(Error::OutOfRegisters {
+                    class,
+                    function: f.name.clone(),
+                });
+            }
+        }
+    }
+}
+
+/// One allocation attempt.
+fn try_allocate(
+    f: &Function,
+    blocks: &[MBlock],
+    target: Target,
+) -> std::result::Result<Allocation, Failure> {
     // Dword units.
     let mut base = Vec::with_capacity(f.vregs.len());
     let mut units = 0usize;
@@ -177,7 +219,14 @@ pub fn allocate(f: &Function, blocks: &[MBlock], target: Target) -> Result<Alloc
         }
     }
 
+    // Pinned VGPRs (SGPR spill lanes) live from start to end.
+    let last_position = 2 * k + 2;
+    for &p in &f.pinned {
+        start[p.0 as usize] = 0;
+        end[p.0 as usize] = last_position;
+    }
     let hints = copy_hints(f, blocks);
+    let spillable = spillable_sgprs(f, blocks);
 
     // Linear scan.
     let mut order: Vec<usize> = (0..nv).filter(|&v| start[v] != usize::MAX).collect();
@@ -231,10 +280,31 @@ pub fn allocate(f: &Function, blocks: &[MBlock], target: Target) -> Result<Alloc
             r += align;
         }
         let Some(r) = found else {
-            return Err(Error::OutOfRegisters {
-                class: info.class,
-                function: f.name.clone(),
-            });
+            if info.class == RegClass::Sgpr {
+                // Spill the spillable SGPR live here with the longest interval.
+                let at = start[v];
+                let victim = (0..nv)
+                    .filter(|&u| spillable[u] && start[u] <= at && at <= end[u])
+                    .max_by_key(|&u| end[u] - start[u]);
+                if let Some(u) = victim {
+                    return Err(Failure::SpillSgpr(VReg(u as u32)));
+                }
+            } else {
+                // Spill the VGPR live here with the longest interval.
+                let at = start[v];
+                let victim = (0..nv)
+                    .filter(|&u| {
+                        f.vregs[u].class == RegClass::Vgpr
+                            && !f.pinned.contains(&VReg(u as u32))
+                            && start[u] <= at
+                            && at <= end[u]
+                    })
+                    .max_by_key(|&u| end[u] - start[u]);
+                if let Some(u) = victim {
+                    return Err(Failure::SpillVgpr(VReg(u as u32)));
+                }
+            }
+            return Err(Failure::Out(info.class));
         };
         for b in &mut busy[r..r + w] {
             *b = Some(end[v]);
@@ -316,4 +386,191 @@ fn copy_hints(f: &Function, blocks: &[MBlock]) -> Vec<Vec<(usize, i32)>> {
         }
     }
     hints
+}
+
+/// SGPR virtual registers that only scalar ALU instructions read or write
+/// (lane masks): they can live in VGPR lanes between uses.
+fn spillable_sgprs(f: &Function, blocks: &[MBlock]) -> Vec<bool> {
+    let mut ok: Vec<bool> = f
+        .vregs
+        .iter()
+        .map(|v| v.class == RegClass::Sgpr && v.width <= 2)
+        .collect();
+    for inst in f
+        .prologue
+        .iter()
+        .chain(blocks.iter().flat_map(|b| &b.insts))
+    {
+        let salu = matches!(
+            inst.def.family,
+            Family::Sop1 | Family::Sop2 | Family::Sopc | Family::Sopk
+        );
+        for o in &inst.ops {
+            if let Opnd::Reg { reg, .. } = o
+                && !salu
+            {
+                ok[reg.0 as usize] = false;
+            }
+        }
+    }
+    ok
+}
+
+/// Lanes of VGPRs that hold spilled SGPRs.
+#[derive(Default)]
+struct LaneSlots {
+    /// The current lane VGPR and its next free lane.
+    current: Option<(VReg, u32)>,
+}
+
+impl LaneSlots {
+    /// `width` consecutive lanes of one VGPR.
+    fn take(&mut self, f: &mut Function, width: u32) -> (VReg, u32) {
+        match self.current {
+            Some((v, lane)) if lane + width <= 64 => {
+                self.current = Some((v, lane + width));
+                (v, lane)
+            }
+            _ => {
+                let v = f.new_vreg(RegClass::Vgpr, 1);
+                f.pinned.push(v);
+                self.current = Some((v, width));
+                (v, 0)
+            }
+        }
+    }
+}
+
+/// Rewrites every instruction that uses virtual register `v` to use a
+/// fresh temporary instead, with `load(temp)` before it when it reads `v`
+/// (or writes only part of it) and `store(temp)` after it when it writes
+/// `v`.
+fn rewrite_uses(
+    f: &mut Function,
+    blocks: &mut [MBlock],
+    v: VReg,
+    load: &dyn Fn(&mut Function, VReg) -> Result<Vec<MInst>>,
+    store: &dyn Fn(&mut Function, VReg) -> Result<Vec<MInst>>,
+) -> Result<()> {
+    let info = f.info(v);
+    for b in blocks.iter_mut() {
+        let old = std::mem::take(&mut b.insts);
+        for mut inst in old {
+            let refs = |o: &Opnd| matches!(o, Opnd::Reg { reg, .. } if *reg == v);
+            if !inst.ops.iter().any(refs) {
+                b.insts.push(inst);
+                continue;
+            }
+            let defs = (0..inst.ops.len()).any(|k| inst.is_def(k) && refs(&inst.ops[k]));
+            let reads = (0..inst.ops.len()).any(|k| !inst.is_def(k) && refs(&inst.ops[k]));
+            let partial = (0..inst.ops.len()).any(|k| {
+                inst.is_def(k)
+                    && matches!(inst.ops[k], Opnd::Reg { reg, width, .. } if reg == v && width < info.width)
+            });
+            let t = f.new_vreg(info.class, info.width);
+            if reads || partial {
+                b.insts.extend(load(f, t)?);
+            }
+            for o in inst.ops.iter_mut() {
+                if let Opnd::Reg { reg, .. } = o
+                    && *reg == v
+                {
+                    *reg = t;
+                }
+            }
+            b.insts.push(inst);
+            if defs {
+                b.insts.extend(store(f, t)?);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Moves VGPR virtual register `v` to a private-memory slot of every
+/// work-item (after the function's own private bytes): loaded before each
+/// use, stored after each write, under EXEC like the instructions
+/// themselves (a lane's slot changes only where its value does).
+fn spill_vgpr(f: &mut Function, blocks: &mut [MBlock], v: VReg, target: Target) -> Result<()> {
+    let width = f.info(v).width;
+    let slot = f.private_size.next_multiple_of(4);
+    f.private_size = slot + 4 * u32::from(width);
+    let suffix = match width {
+        1 => "dword",
+        2 => "dwordx2",
+        3 => "dwordx3",
+        _ => "dwordx4",
+    };
+    let whole = |t: VReg| Opnd::Reg {
+        reg: t,
+        offset: 0,
+        width,
+    };
+    // The slot's offset in an SGPR (any offset fits), then the access.
+    let access = move |f: &mut Function, t: VReg, store: bool| -> Result<Vec<MInst>> {
+        let at = f.new_vreg(RegClass::Sgpr, 1);
+        let at_op = Opnd::Reg {
+            reg: at,
+            offset: 0,
+            width: 1,
+        };
+        let set = MInst::new("s_mov_b32", target, vec![at_op, Opnd::constant(slot)])?;
+        let mem = if store {
+            MInst::new(
+                &format!("scratch_store_{suffix}"),
+                target,
+                vec![Opnd::off(), whole(t), at_op],
+            )?
+        } else {
+            MInst::new(
+                &format!("scratch_load_{suffix}"),
+                target,
+                vec![whole(t), Opnd::off(), at_op],
+            )?
+        };
+        Ok(vec![set, mem])
+    };
+    rewrite_uses(f, blocks, v, &|f, t| access(f, t, false), &|f, t| {
+        access(f, t, true)
+    })
+}
+
+/// Moves SGPR virtual register `v` into VGPR lanes: each instruction that
+/// uses it gets a fresh SGPR temporary, read from the lanes before
+/// (`v_readlane_b32`) and written back after (`v_writelane_b32`), both of
+/// which ignore EXEC.
+fn spill_sgpr(
+    f: &mut Function,
+    blocks: &mut [MBlock],
+    v: VReg,
+    slots: &mut LaneSlots,
+    target: Target,
+) -> Result<()> {
+    let width = f.info(v).width;
+    let (lanes, first) = slots.take(f, u32::from(width));
+    let lane_reg = Opnd::Reg {
+        reg: lanes,
+        offset: 0,
+        width: 1,
+    };
+    let lane_op = move |t: VReg, store: bool| -> Result<Vec<MInst>> {
+        (0..width)
+            .map(|d| {
+                let dword = Opnd::Reg {
+                    reg: t,
+                    offset: d,
+                    width: 1,
+                };
+                let lane = Opnd::constant(first + u32::from(d));
+                if store {
+                    MInst::new("v_writelane_b32", target, vec![lane_reg, dword, lane])
+                } else {
+                    MInst::new("v_readlane_b32", target, vec![dword, lane_reg, lane])
+                }
+            })
+            .collect()
+    };
+    rewrite_uses(f, blocks, v, &|_, t| lane_op(t, false), &|_, t| {
+        lane_op(t, true)
+    })
 }

@@ -7,6 +7,7 @@
 //! .note .dynsym .gnu.hash .hash .dynstr .rodata   first page(s), VA = offset
 //! .text                                           next page, 256-aligned
 //! .dynamic .relro_padding                         next page
+//! .data (only when WriteOptions::data is not empty)  next page, own PT_LOAD
 //! .comment .symtab .shstrtab .strtab              not loaded
 //! section headers
 //! ```
@@ -58,6 +59,11 @@ pub struct WriteOptions {
     /// `[k0, k0.kd, k1, k1.kd, …]`; empty for that order. llvm-mc orders
     /// them by first mention in the source.
     pub symbol_order: Vec<usize>,
+    /// Contents of a writable `.data` section (module variables), placed
+    /// in its own `PT_LOAD` after the RELRO one; none when empty.
+    pub data: Vec<u8>,
+    /// Alignment of `.data` (a power of two).
+    pub data_align: u64,
 }
 
 impl WriteOptions {
@@ -70,6 +76,8 @@ impl WriteOptions {
             comment: concat!("hsakit ", env!("CARGO_PKG_VERSION")).to_string(),
             kd_visibility: Vec::new(),
             symbol_order: Vec::new(),
+            data: Vec::new(),
+            data_align: 1,
         }
     }
 }
@@ -170,7 +178,8 @@ pub fn write_code_object(kernels: &[KernelInput<'_>], opts: &WriteOptions) -> Re
         n
     });
     let has_note = note.is_some();
-    let phnum: u64 = if has_note { 8 } else { 7 };
+    let has_data = !opts.data.is_empty();
+    let phnum: u64 = 7 + u64::from(has_note) + u64::from(has_data);
 
     // Section indices.
     let base = u16::from(has_note);
@@ -183,8 +192,9 @@ pub fn write_code_object(kernels: &[KernelInput<'_>], opts: &WriteOptions) -> Re
         base + 6,
         base + 7,
     );
+    let after = base + u16::from(has_data);
     let (i_relro, i_comment, i_symtab, i_shstrtab, i_strtab) =
-        (base + 8, base + 9, base + 10, base + 11, base + 12);
+        (base + 8, after + 9, after + 10, after + 11, after + 12);
 
     // Global symbols in input order: each function, then its descriptor.
     let mut globals: Vec<Sym> = Vec::new();
@@ -275,6 +285,19 @@ pub fn write_code_object(kernels: &[KernelInput<'_>], opts: &WriteOptions) -> Re
     let relro_size = align(dyn_end_va, PAGE) - dyn_end_va;
     let after_dyn_off = dynamic_off + dynamic_size;
 
+    // .data right after .dynamic in the file, on the page after the RELRO
+    // padding in memory (congruent modulo the page size).
+    let data_align = opts.data_align.max(1);
+    let relro_end = dyn_end_va + relro_size;
+    let data_off = align(after_dyn_off, data_align);
+    let data_va = align(relro_end, PAGE) + data_off % PAGE;
+    let data_size = opts.data.len() as u64;
+    let after_data_off = if has_data {
+        data_off + data_size
+    } else {
+        after_dyn_off
+    };
+
     // Addresses of symbols.
     for (i, k) in kernels.iter().enumerate() {
         globals[pos[2 * i]].value = text_va + text_off_in[i];
@@ -283,7 +306,7 @@ pub fn write_code_object(kernels: &[KernelInput<'_>], opts: &WriteOptions) -> Re
     }
 
     // Non-loaded sections.
-    let comment_off = after_dyn_off;
+    let comment_off = after_data_off;
     let mut comment = opts.comment.as_bytes().to_vec();
     comment.push(0);
     let symtab_off = align(comment_off + comment.len() as u64, 8);
@@ -310,6 +333,9 @@ pub fn write_code_object(kernels: &[KernelInput<'_>], opts: &WriteOptions) -> Re
     ];
     for n in &section_names[usize::from(!has_note)..] {
         names.push((*n, shstrtab.add(n)));
+        if *n == ".relro_padding" && has_data {
+            names.push((".data", shstrtab.add(".data")));
+        }
     }
     let shstrtab_off = symtab_off + symtab_size;
     let strtab_off = shstrtab_off + shstrtab.bytes.len() as u64;
@@ -440,6 +466,22 @@ pub fn write_code_object(kernels: &[KernelInput<'_>], opts: &WriteOptions) -> Re
             align: 1,
             entsize: 0,
         },
+    ]);
+    if has_data {
+        shdrs.push(Shdr {
+            name: ".data",
+            sh_type: SHT_PROGBITS,
+            flags: SHF_WRITE | SHF_ALLOC,
+            addr: data_va,
+            offset: data_off,
+            size: data_size,
+            link: 0,
+            info: 0,
+            align: data_align,
+            entsize: 0,
+        });
+    }
+    shdrs.extend([
         Shdr {
             name: ".comment",
             sh_type: SHT_PROGBITS,
@@ -553,6 +595,19 @@ pub fn write_code_object(kernels: &[KernelInput<'_>], opts: &WriteOptions) -> Re
             dynamic_size + relro_size,
             PAGE,
         ),
+    ];
+    if has_data {
+        phdrs.push(ph(
+            PT_LOAD,
+            PF_R | PF_W,
+            data_off,
+            data_va,
+            data_size,
+            data_size,
+            PAGE,
+        ));
+    }
+    phdrs.extend([
         ph(
             PT_DYNAMIC,
             PF_R | PF_W,
@@ -572,7 +627,7 @@ pub fn write_code_object(kernels: &[KernelInput<'_>], opts: &WriteOptions) -> Re
             1,
         ),
         ph(PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 0, 0),
-    ];
+    ]);
     if let Some(n) = &note {
         phdrs.push(ph(
             PT_NOTE,
@@ -706,6 +761,9 @@ pub fn write_code_object(kernels: &[KernelInput<'_>], opts: &WriteOptions) -> Re
         put(&mut out, dynamic_off + 16 * i as u64, d.as_bytes());
     }
 
+    if has_data {
+        put(&mut out, data_off, &opts.data);
+    }
     put(&mut out, comment_off, &comment);
 
     // .symtab: null, _DYNAMIC (local), globals in input order.

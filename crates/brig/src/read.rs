@@ -430,6 +430,7 @@ impl<'a> Code<'a> {
 }
 
 impl<'a> Operand<'a> {
+    #[inline]
     fn from_bytes(bytes: &'a [u8]) -> Option<Self> {
         let base = view!(bytes, BrigBase);
         Some(match base.kind {
@@ -490,6 +491,13 @@ impl<'a> Operand<'a> {
     pub fn kind(&self) -> BrigKind {
         self.base().kind
     }
+}
+
+/// An empty list of entry offsets with room for every entry of `bytes`
+/// bytes of entries (at least 4 bytes each), so the walks never grow it;
+/// not zeroed: only the pages written are touched.
+fn entry_offsets(bytes: usize) -> Vec<u32> {
+    Vec::with_capacity(bytes / 4 + 1)
 }
 
 const DATA: BrigSectionIndex = BrigSectionIndex::DATA;
@@ -798,8 +806,7 @@ impl<'a> BrigModule<'a> {
         let b = sec.bytes;
         let end = b.len();
         let first = sec.first_entry() as usize;
-        let mut offsets = vec![0u32; end.saturating_sub(first) / 4 + 1];
-        let mut n = 0;
+        let mut offsets = entry_offsets(end.saturating_sub(first));
         let mut at = first;
         while at < end {
             let h = b.get(at..at + 4)?;
@@ -808,11 +815,9 @@ impl<'a> BrigModule<'a> {
             if total > end - at {
                 return None;
             }
-            *offsets.get_mut(n)? = at as u32;
-            n += 1;
+            offsets.push(at as u32);
             at += total;
         }
-        offsets.truncate(n);
         offsets.shrink_to_fit();
         let mut words = vec![0u64; end.div_ceil(4 * 64)];
         for &o in &offsets {
@@ -867,10 +872,8 @@ impl<'a> BrigModule<'a> {
         } else {
             &MIN_OPERAND_ENTRY
         };
-        // Room for every possible entry (at least 4 bytes each), zeroed
-        // lazily by the allocator: only the pages written are touched.
-        let mut offsets = vec![0u32; end.saturating_sub(first) / 4 + 1];
-        let mut n = 0;
+        let mut offsets = entry_offsets(end.saturating_sub(first));
+        let mut words = vec![0u64; end.div_ceil(4 * 64)];
         let mut at = first;
         while at < end {
             let h = b.get(at..at + 4)?;
@@ -885,17 +888,12 @@ impl<'a> BrigModule<'a> {
             if bc < usize::from(min) || bc & 3 != 0 || bc > end - at {
                 return None;
             }
-            *offsets.get_mut(n)? = at as u32;
-            n += 1;
+            offsets.push(at as u32);
+            let w = at / 4;
+            *words.get_mut(w / 64)? |= 1 << (w % 64);
             at += bc;
         }
-        offsets.truncate(n);
         offsets.shrink_to_fit();
-        let mut words = vec![0u64; end.div_ceil(4 * 64)];
-        for &o in &offsets {
-            let w = (o / 4) as usize;
-            *words.get_mut(w / 64)? |= 1 << (w % 64);
-        }
         Some(EntryStarts { offsets, words })
     }
 
@@ -1142,17 +1140,10 @@ impl<'a> BrigModule<'a> {
 
     #[inline(always)]
     fn entry_bytes(&self, which: BrigSectionIndex, offset: u32, what: &str) -> Result<&'a [u8]> {
-        let i = which.raw() as usize;
-        let at = offset as usize;
-        let sec = self.std[i];
-        if self.starts[i].contains(offset)
-            && at != 0
-            && let Some(b) = sec.get(at..at + 2)
-            && let Some(bytes) = sec.get(at..at + u16::from_le_bytes([b[0], b[1]]) as usize)
-        {
-            return Ok(bytes);
+        match self.try_entry_bytes(which, offset) {
+            Some(bytes) => Ok(bytes),
+            None => Err(self.bad_entry(which, offset, what)),
         }
-        Err(self.bad_entry(which, offset, what))
     }
 
     /// The raw bytes of the `hsa_code` entry at `offset` (`byte_count` of them).
@@ -1178,6 +1169,32 @@ impl<'a> BrigModule<'a> {
                 "entry too small for its kind",
             )
         })
+    }
+
+    /// [`code`](Self::code) without the error: `None` where `code` fails
+    /// (for hot paths that only need to know).
+    #[inline(always)]
+    pub fn try_code(&self, offset: CodeOffset) -> Option<Code<'a>> {
+        Code::from_bytes(self.try_entry_bytes(CODE, offset.get())?)
+    }
+
+    /// [`operand`](Self::operand) without the error: `None` where
+    /// `operand` fails (for hot paths that only need to know).
+    #[inline(always)]
+    pub fn try_operand(&self, offset: OperandOffset) -> Option<Operand<'a>> {
+        Operand::from_bytes(self.try_entry_bytes(OPERAND, offset.get())?)
+    }
+
+    /// What [`Self::entry_bytes`] returns, as an `Option`.
+    #[inline(always)]
+    fn try_entry_bytes(&self, which: BrigSectionIndex, offset: u32) -> Option<&'a [u8]> {
+        let at = offset as usize;
+        let sec = self.std[which.raw() as usize];
+        if !self.starts[which.raw() as usize].contains(offset) || at == 0 {
+            return None;
+        }
+        let b = sec.get(at..at + 2)?;
+        sec.get(at..at + u16::from_le_bytes([b[0], b[1]]) as usize)
     }
 
     /// The `hsa_operand` entry at `offset`.

@@ -192,6 +192,7 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
         });
     }
 
+    let data = lower::module_data(&module, &info, loc)?;
     let mut kernels = Vec::new();
     // Functions are compiled only where kernels call them (inlined).
     for cb in &info.code_blocks {
@@ -199,13 +200,7 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
             continue;
         }
         kernels.push(lower::lower_kernel(
-            &module,
-            &info.symbols,
-            &info.code_blocks,
-            cb,
-            loc,
-            opts,
-            target,
+            &module, &info, &data, cb, loc, opts, target,
         )?);
     }
     if kernels.is_empty() {
@@ -257,7 +252,7 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
             max_num_workgroups_y: None,
             max_num_workgroups_z: None,
             name: k.name.clone(),
-            private_segment_fixed_size: 0,
+            private_segment_fixed_size: u64::from(k.compiled.private_size),
             reqd_workgroup_size: None,
             sgpr_count: u64::from(k.compiled.next_free_sgpr) + extra,
             sgpr_spill_count: Some(0),
@@ -279,21 +274,21 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
         version: Metadata::version_for(opts.code_object_version),
     };
 
-    let inputs: Vec<KernelInput<'_>> = kernels
-        .iter()
-        .zip(&descriptors)
-        .map(|(k, d)| KernelInput {
-            name: &k.name,
-            code: &k.compiled.code,
-            descriptor: *d,
-        })
-        .collect();
     let mut wo = WriteOptions::new(opts.target.clone(), opts.code_object_version);
     wo.metadata = Some(metadata.clone());
     wo.kd_visibility = vec![amdgpu_object::elf::STV_DEFAULT; kernels.len()];
-    let code_object = write_code_object(&inputs, &wo).map_err(|e| Error::Object {
-        message: e.to_string(),
-    })?;
+    wo.data = data.bytes.clone();
+    wo.data_align = u64::from(data.align);
+    let mut code_object = write(&kernels, &descriptors, &wo)?;
+    if !data.bytes.is_empty() {
+        // Now that the layout is known, fill in the PC-relative addresses
+        // of the variables (same sizes, same layout) and write again.
+        let (code_vas, data_va) = layout(&code_object, &kernels)?;
+        for (k, va) in kernels.iter_mut().zip(code_vas) {
+            k.compiled.relocate(va, data_va);
+        }
+        code_object = write(&kernels, &descriptors, &wo)?;
+    }
 
     // The same as assembly.
     let mut asm = String::new();
@@ -322,6 +317,16 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
         }
         asm.push_str(".end_amdhsa_kernel\n");
     }
+    if !data.bytes.is_empty() {
+        asm.push_str(&format!(
+            ".data\n.p2align {}\n",
+            data.align.trailing_zeros()
+        ));
+        for line in data.bytes.chunks(16) {
+            let bytes: Vec<String> = line.iter().map(|b| b.to_string()).collect();
+            asm.push_str(&format!("\t.byte {}\n", bytes.join(", ")));
+        }
+    }
     asm.push_str(".amdgpu_metadata\n");
     asm.push_str(&metadata.to_yaml());
     asm.push_str(".end_amdgpu_metadata\n");
@@ -333,16 +338,68 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
     })
 }
 
+/// Writes the code object of `kernels`.
+fn write(
+    kernels: &[lower::LoweredKernel],
+    descriptors: &[amdgpu_object::kd::kernel_descriptor_t],
+    wo: &WriteOptions,
+) -> Result<Vec<u8>> {
+    let inputs: Vec<KernelInput<'_>> = kernels
+        .iter()
+        .zip(descriptors)
+        .map(|(k, d)| KernelInput {
+            name: &k.name,
+            code: &k.compiled.code,
+            descriptor: *d,
+        })
+        .collect();
+    write_code_object(&inputs, wo).map_err(|e| Error::Object {
+        message: e.to_string(),
+    })
+}
+
+/// Where a written code object put each kernel's code and `.data`.
+fn layout(co: &[u8], kernels: &[lower::LoweredKernel]) -> Result<(Vec<u64>, u64)> {
+    let object_err = |message: String| Error::Object { message };
+    let parsed =
+        amdgpu_object::read::CodeObject::parse(co).map_err(|e| object_err(e.to_string()))?;
+    let data_va = parsed
+        .section(".data")
+        .map(|s| s.addr)
+        .ok_or_else(|| object_err("the code object has no .data section".into()))?;
+    let code = kernels
+        .iter()
+        .map(|k| {
+            parsed
+                .symbols
+                .iter()
+                .find(|s| s.name == k.name)
+                .map(|s| s.value)
+                .ok_or_else(|| object_err(format!("no symbol for kernel {}", k.name)))
+        })
+        .collect::<Result<Vec<u64>>>()?;
+    Ok((code, data_va))
+}
+
 /// The `.amdhsa_` directives of a kernel (name without prefix, value).
 fn directives(k: &lower::LoweredKernel, opts: &Options) -> Vec<(&'static str, u64)> {
     let u = &k.uses;
+    let scratch = k.compiled.private_size > 0;
     let mut d = vec![
         ("group_segment_fixed_size", u64::from(k.group_size)),
-        ("private_segment_fixed_size", 0),
+        (
+            "private_segment_fixed_size",
+            u64::from(k.compiled.private_size),
+        ),
         ("kernarg_size", u64::from(k.kernarg_size)),
         ("user_sgpr_dispatch_ptr", u64::from(u.dispatch_ptr)),
         ("user_sgpr_kernarg_segment_ptr", u64::from(u.kernarg_ptr)),
         ("user_sgpr_dispatch_id", u64::from(u.dispatch_id)),
+        ("user_sgpr_flat_scratch_init", u64::from(scratch)),
+        (
+            "system_sgpr_private_segment_wavefront_offset",
+            u64::from(scratch),
+        ),
         ("system_sgpr_workgroup_id_x", 1),
         (
             "system_sgpr_workgroup_id_y",

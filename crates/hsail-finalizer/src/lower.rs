@@ -28,14 +28,19 @@ mod convert;
 mod dispatch;
 mod divide;
 mod float;
+mod globals;
 mod int;
+mod ldst;
 mod memory;
 mod mode;
 mod multimedia;
 mod packed;
 mod packed64;
 mod packed_float;
+mod private;
 mod quad;
+
+pub(crate) use globals::{ModuleData, module_data};
 
 /// One explicit kernel argument.
 #[derive(Debug, Clone)]
@@ -142,6 +147,10 @@ struct Cx<'a> {
     kernargs: HashMap<u32, u32>,
     /// Group variable directive (definitions and declarations) → LDS address.
     group: HashMap<u32, u32>,
+    /// Private and spill variable directive → private segment address.
+    private: HashMap<u32, u32>,
+    /// Global and readonly variable directive → offset in `.data`.
+    globals: HashMap<u32, u32>,
     kernarg_ptr: Option<VReg>,
     dispatch_ptr: Option<VReg>,
     dispatch_id: Option<VReg>,
@@ -167,15 +176,39 @@ struct Cx<'a> {
 
 pub(crate) fn lower_kernel(
     m: &BrigModule<'_>,
-    module_syms: &[hsail::validate::Symbol],
-    code_blocks: &[CodeBlock],
+    info: &hsail::validate::ModuleInfo,
+    data: &ModuleData,
     cb: &CodeBlock,
     loc: &Locator<'_>,
     opts: &Options,
     t: Target,
 ) -> Result<LoweredKernel> {
+    // Without scratch inputs first; with them when registers must spill.
+    match lower_kernel_with(m, info, data, cb, loc, opts, t, false) {
+        Err(Error::Codegen {
+            source: amdgpu_codegen::Error::NeedsScratch { .. },
+            ..
+        }) => lower_kernel_with(m, info, data, cb, loc, opts, t, true),
+        other => other,
+    }
+}
+
+/// [`lower_kernel`], with the scratch inputs enabled when the kernel has
+/// private variables or `spill_space` is set.
+#[allow(clippy::too_many_arguments)]
+fn lower_kernel_with(
+    m: &BrigModule<'_>,
+    info: &hsail::validate::ModuleInfo,
+    data: &ModuleData,
+    cb: &CodeBlock,
+    loc: &Locator<'_>,
+    opts: &Options,
+    t: Target,
+    spill_space: bool,
+) -> Result<LoweredKernel> {
     let name = cb.name.trim_start_matches('&').to_string();
     let brig_err = |e: brig::BrigError| Error::Invalid(e.to_string());
+    let (module_syms, code_blocks) = (&info.symbols, &info.code_blocks);
 
     // Kernarg layout: natural (or declared) alignment, offsets from 0.
     let mut args = Vec::new();
@@ -210,24 +243,32 @@ pub(crate) fn lower_kernel(
         off += size;
     }
     let kernarg_size = off;
-    // The kernel and the functions it calls (all inlined into it).
+    // The kernel and the functions it calls (all inlined into it): their
+    // variables are laid out together.
     let reach = call::reachable(m, loc, code_blocks, cb)?;
     for b in &reach {
         cfg::check_reducible(m, loc, b)?;
     }
-    let (group, group_size) = if reach.len() > 1 {
-        let mut all = cb.clone();
+    let mut all = cb.clone();
+    if reach.len() > 1 {
         all.locals = reach.iter().flat_map(|b| b.locals.clone()).collect();
-        memory::group_layout(m, module_syms, &all, loc)?
-    } else {
-        memory::group_layout(m, module_syms, cb, loc)?
-    };
+    }
+    let (group, group_size) =
+        memory::segment_layout(m, module_syms, &all, loc, &[BrigSegment::GROUP])?;
+    let (private, private_size) = memory::segment_layout(
+        m,
+        module_syms,
+        &all,
+        loc,
+        &[BrigSegment::PRIVATE, BrigSegment::SPILL],
+    )?;
 
     // Pre-scan: which ABI inputs the kernel reads.
     let uses = dispatch::scan_uses(m, &reach)?;
 
     // The wave layout those enables give.
     let mut kd = KernelDirectives::new();
+    let scratch_on = private_size > 0 || spill_space;
     let pre = [
         ("user_sgpr_dispatch_ptr", u64::from(uses.dispatch_ptr)),
         ("user_sgpr_kernarg_segment_ptr", u64::from(uses.kernarg_ptr)),
@@ -247,6 +288,11 @@ pub(crate) fn lower_kernel(
         ),
         ("next_free_vgpr", 4),
         ("next_free_sgpr", 8),
+        ("user_sgpr_flat_scratch_init", u64::from(scratch_on)),
+        (
+            "system_sgpr_private_segment_wavefront_offset",
+            u64::from(scratch_on),
+        ),
     ];
     for (n, v) in pre {
         kd.set(n, v, &opts.target)
@@ -269,6 +315,8 @@ pub(crate) fn lower_kernel(
         regs: HashMap::new(),
         kernargs,
         group,
+        private,
+        globals: data.offsets.clone(),
         kernarg_ptr: None,
         dispatch_ptr: None,
         dispatch_id: None,
@@ -284,6 +332,7 @@ pub(crate) fn lower_kernel(
         restructured: false,
     };
     cx.prologue(&layout)?;
+    cx.scratch_setup(&layout, private_size, scratch_on)?;
 
     cx.lower_body(cb, call::RetTo::Exit)?;
     if cx.restructured {
@@ -663,26 +712,17 @@ impl<'a> Cx<'a> {
             }
             Code::InstSourceType(st) => self.lower_source_type(st, ops, &what),
             Code::InstCvt(c) => self.lower_cvt(c, ops, &what),
-            Code::InstMem(mem)
-                if type_ == BrigType::B128 && matches!(op, BrigOpcode::LD | BrigOpcode::ST) =>
-            {
-                self.lower_mem_b128(mem, ops, &what)
-            }
-            Code::InstMem(mem) if mem.segment == BrigSegment::GROUP => match op {
-                BrigOpcode::LD => self.lower_ld_group(mem, ops, &what),
-                BrigOpcode::ST => self.lower_st_group(mem, ops, &what),
-                _ => Err(self.unsupported(what)),
-            },
             Code::InstMem(mem) => match op {
-                BrigOpcode::LD => self.lower_ld(mem, ops, &what),
-                BrigOpcode::ST => self.lower_st(mem, ops, &what),
+                BrigOpcode::LD => self.lower_ldst(mem, ops, false, &what),
+                BrigOpcode::ST => self.lower_ldst(mem, ops, true, &what),
                 _ => Err(self.unsupported(what)),
             },
             Code::InstAddr(a) if op == BrigOpcode::LDA => self.lower_lda(a, ops, &what),
             Code::InstBr(_) if op == BrigOpcode::BARRIER => self.lower_barrier(),
             Code::InstBr(_) if op == BrigOpcode::WAVEBARRIER => Ok(()),
             Code::InstAtomic(a) => self.lower_atomic(a, ops, &what),
-            Code::InstSeg(s) if op == BrigOpcode::NULLPTR => self.lower_nullptr(s.segment, ops),
+            Code::InstSegCvt(c) => self.lower_segcvt(c, ops, &what),
+            Code::InstSeg(i) if op == BrigOpcode::NULLPTR => self.lower_nullptr(i, ops),
             Code::InstMemFence(f) => self.lower_memfence(f, &what),
             _ => Err(self.unsupported(what)),
         }

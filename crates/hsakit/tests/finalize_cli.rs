@@ -320,6 +320,21 @@ fn nested_loops_with_several_back_edges_run() {
     }
 }
 
+/// The spill kernels (checked against gccbrig by finalize_gccbrig.rs)
+/// really spill: SGPR masks to VGPR lanes, VGPRs to scratch.
+#[test]
+fn register_pressure_spills() {
+    for (file, needle) in [
+        ("spill_sgprs.hsail", "v_writelane_b32"),
+        ("spill_vgprs.hsail", "scratch_store_dwordx2"),
+    ] {
+        for mcpu in TARGETS {
+            let asm = ok(&["finalize", &kernel(file), "--mcpu", mcpu, "-S", "-o", "-"]);
+            assert!(asm.contains(needle), "{file} on {mcpu}: no {needle}");
+        }
+    }
+}
+
 #[test]
 fn loop_runs() {
     let n = 192usize;

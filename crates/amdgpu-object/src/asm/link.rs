@@ -33,17 +33,18 @@ impl Assembly {
     /// Links as `ld.lld -shared` would, through [`write_code_object`].
     /// Supports what that writer lays out: `.text` holding the kernels
     /// (each at a 256-byte boundary, in kernel order, nothing else) and
-    /// `.rodata` holding their descriptors (64 bytes each, in order).
+    /// `.rodata` holding their descriptors (64 bytes each, in order), and
+    /// `.data` (plain bytes: module variables) when present.
     pub fn link(&self, comment: &str) -> Result<Vec<u8>, Errors> {
         if self.kernels.is_empty() {
             return Err(self.link_error(0, "no kernels (.amdhsa_kernel) to link".into()));
         }
         for s in &self.sections {
-            if s.name != ".text" && s.name != ".rodata" && !s.data.is_empty() {
+            if ![".text", ".rodata", ".data"].contains(&s.name.as_str()) && !s.data.is_empty() {
                 return Err(self.link_error(
                     0,
                     format!(
-                        "section {} is not supported by the linker (only .text and .rodata)",
+                        "section {} is not supported by the linker (only .text, .rodata and .data)",
                         s.name
                     ),
                 ));
@@ -134,6 +135,10 @@ impl Assembly {
         opts.metadata = self.metadata.clone();
         opts.comment = comment.to_string();
         opts.kd_visibility = kd_vis;
+        if let Some(d) = self.section(".data") {
+            opts.data = d.data.clone();
+            opts.data_align = d.align.max(1);
+        }
         // Global symbols in order of first mention, as llvm-mc orders them.
         let mut order: Vec<(usize, usize)> = Vec::new();
         for (i, k) in self.kernels.iter().enumerate() {

@@ -365,24 +365,4 @@ impl Cx<'_> {
         }
         Ok(())
     }
-
-    /// `nullptr`: 0, or `0xffffffff` for the group and private segments
-    /// (where address 0 is a valid variable address).
-    pub(super) fn lower_nullptr(
-        &mut self,
-        segment: BrigSegment,
-        ops: &[OperandOffset],
-    ) -> Result<()> {
-        let d = self.dst(self.operand(ops, 0)?)?;
-        let null = if matches!(segment, BrigSegment::GROUP | BrigSegment::PRIVATE) {
-            u32::MAX
-        } else {
-            0
-        };
-        for i in 0..self.f.info(d).width {
-            let v = if i == 0 { null } else { 0 };
-            self.emit("v_mov_b32", vec![dw(d, i), Opnd::constant(v)])?;
-        }
-        Ok(())
-    }
 }

@@ -1,22 +1,12 @@
 //! 128-bit `$q` registers (PRM 4.4: four dwords in one VGPR tuple):
-//! `mov_b128`, 128-bit constants, `ld`/`st` of `b128` on the global,
-//! readonly, flat and group segments, and the part sizes of
-//! `combine`/`expand` (§5.8, lowered in `int.rs`).
+//! `mov_b128`, 128-bit constants, and the part sizes of `combine`/`expand`
+//! (§5.8, lowered in `int.rs`). `ld`/`st` of `b128` are in `ldst.rs`.
 
 use amdgpu_codegen::{Opnd, VReg};
-use brig::{BrigInstMem, BrigOpcode, BrigRegisterKind, BrigSegment, OperandOffset};
+use brig::{BrigRegisterKind, OperandOffset};
 
-use super::{Cx, Src, dw};
+use super::{Cx, dw};
 use crate::Result;
-
-/// A four-dword register tuple operand.
-pub(super) fn quad(v: VReg) -> Opnd {
-    Opnd::Reg {
-        reg: v,
-        offset: 0,
-        width: 4,
-    }
-}
 
 impl Cx<'_> {
     /// A constant operand wider than 8 bytes (a `b128` or 128-bit packed
@@ -59,56 +49,6 @@ impl Cx<'_> {
             self.emit("v_mov_b32", vec![dw(d, i), x])?;
         }
         Ok(())
-    }
-
-    /// `ld_b128`/`st_b128` on the global, readonly, flat and group
-    /// segments (`*_dwordx4`, `ds_*_b128`).
-    pub(super) fn lower_mem_b128(
-        &mut self,
-        mem: &BrigInstMem,
-        ops: &[OperandOffset],
-        what: &str,
-    ) -> Result<()> {
-        let load = mem.base.opcode == BrigOpcode::LD;
-        let (Some(&data), Some(&addr)) = (ops.first(), ops.get(1)) else {
-            return Err(self.unsupported(what.to_string()));
-        };
-        let v = if load {
-            self.dst(data)?
-        } else {
-            match self.src(data)? {
-                Src::Reg(v) => v,
-                Src::Const(_) => return Err(self.unsupported(format!("{what} of this operand"))),
-            }
-        };
-        match mem.segment {
-            BrigSegment::GROUP => {
-                let (a, imm) = self.group_address(addr, what)?;
-                let (mn, ops) = if load {
-                    ("ds_read_b128", vec![quad(v), super::r(a)])
-                } else {
-                    ("ds_write_b128", vec![super::r(a), quad(v)])
-                };
-                let mut inst = self.minst(mn, ops)?;
-                inst.mods.offset = imm;
-                self.emit_inst(inst);
-                Ok(())
-            }
-            BrigSegment::GLOBAL | BrigSegment::READONLY | BrigSegment::FLAT
-                if load || mem.segment != BrigSegment::READONLY =>
-            {
-                let flat = mem.segment == BrigSegment::FLAT;
-                let (sym, reg, offset) = self.address(addr)?;
-                let (a, imm) = self.vmem_address(sym, reg, offset, flat, what)?;
-                let a = super::pair(a);
-                if load {
-                    self.emit_vmem("load_dwordx4", flat, vec![quad(v), a], imm)
-                } else {
-                    self.emit_vmem("store_dwordx4", flat, vec![a, quad(v)], imm)
-                }
-            }
-            _ => Err(self.unsupported(what.to_string())),
-        }
     }
 
     /// Dwords per part when the register (or constant) `whole` is split

@@ -115,6 +115,8 @@ pub struct Index<'a> {
     m: &'a BrigModule<'a>,
     /// Offsets of the `hsa_code` entries, in file order.
     code_starts: &'a [u32],
+    /// The bytes of `hsa_code` (header included).
+    code_section: &'a [u8],
     code_end: CodeOffset,
 }
 
@@ -128,6 +130,7 @@ impl<'a> Index<'a> {
         Self {
             m,
             code_starts: m.code_offset_slice(),
+            code_section: m.section(BrigSectionIndex::CODE).map_or(&[], |s| s.bytes),
             code_end: m.code_end(),
         }
     }
@@ -144,15 +147,37 @@ impl<'a> Index<'a> {
         &self,
         first: usize,
     ) -> impl Iterator<Item = (CodeOffset, Code<'a>)> + 'a {
-        let m = self.m;
+        let ix = *self;
         self.code_starts
             .get(first..)
             .unwrap_or(&[])
             .iter()
-            .filter_map(move |&o| {
-                let o = CodeOffset::new(o);
-                m.code(o).ok().map(|c| (o, c))
-            })
+            .filter_map(move |&o| ix.code_at_start(o).map(|c| (CodeOffset::new(o), c)))
+    }
+
+    /// The offsets of the code entries, in file order.
+    pub fn code_offsets(&self) -> &'a [u32] {
+        self.code_starts
+    }
+
+    /// The kind of the code entry starting at `start` (an element of
+    /// [`Self::code_offsets`]), read without decoding the entry.
+    #[inline]
+    pub fn code_kind_at_start(&self, start: u32) -> Option<BrigKind> {
+        let at = start as usize;
+        let k = self.code_section.get(at + 2..at + 4)?;
+        Some(BrigKind::new(u16::from_le_bytes([k[0], k[1]])))
+    }
+
+    /// The code entry starting at `start` (an element of
+    /// [`Self::code_offsets`]): what [`Self::code`] returns for it,
+    /// without testing again that an entry starts there.
+    #[inline]
+    fn code_at_start(&self, start: u32) -> Option<Code<'a>> {
+        let at = start as usize;
+        let h = self.code_section.get(at..at + 2)?;
+        let len = usize::from(u16::from_le_bytes([h[0], h[1]]));
+        Code::decode(self.code_section.get(at..at + len)?)
     }
 
     /// Number of code entries.
@@ -205,6 +230,20 @@ impl<'a> Index<'a> {
     #[inline]
     pub fn code(&self, offset: CodeOffset) -> Result<Code<'a>, BrigError> {
         self.m.code(offset)
+    }
+
+    /// The code entry at `offset`, if there is one (see
+    /// [`BrigModule::try_code`]).
+    #[inline]
+    pub fn try_code(&self, offset: CodeOffset) -> Option<Code<'a>> {
+        self.m.try_code(offset)
+    }
+
+    /// The operand entry at `offset`, if there is one (see
+    /// [`BrigModule::try_operand`]).
+    #[inline]
+    pub fn try_operand(&self, offset: OperandOffset) -> Option<Operand<'a>> {
+        self.m.try_operand(offset)
     }
 
     /// The operand entry at `offset`.
@@ -299,8 +338,8 @@ impl<'a> Index<'a> {
             return false;
         }
         for (i, &o) in list.iter().enumerate() {
-            match self.m.operand(o) {
-                Ok(op) if super::structure::is_inst_operand_kind(op.kind()) => {
+            match self.m.try_operand(o) {
+                Some(op) if super::structure::is_inst_operand_kind(op.kind()) => {
                     out.offsets[i] = o;
                     out.entries[i] = Some(op);
                 }

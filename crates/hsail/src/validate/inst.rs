@@ -208,11 +208,12 @@ pub fn check_inst(
 }
 
 /// The shape of an instruction: everything [`check_inst`] reads — the
-/// entry's bytes except its operand-list offset, and per operand its kind
-/// and what the rules look at (register class, immediate size, address
-/// register class, variable segment and offset range, code-reference
-/// target kind, vector elements) — but not register numbers (outside
-/// vectors) nor offsets. Two instructions of one shape get the same
+/// entry's bytes except its operand-list offset (and the unchecked
+/// equivalence class), and per operand its kind and what the rules look at
+/// (register class, immediate size, address register class, variable
+/// segment and offset range, code-reference target kind, code-list
+/// emptiness and element kind, vector elements) — but not register numbers
+/// (outside vectors) nor offsets. Two instructions of one shape get the same
 /// errors from [`check_inst`] in one module, so a shape that passed once
 /// passes again: see [`InstMemo`].
 ///
@@ -221,6 +222,9 @@ pub fn check_inst(
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Shape {
     bytes: [u8; SHAPE_BYTES],
+    /// How many of `bytes` are used (equal shapes have equal lengths:
+    /// only those bytes are hashed).
+    len: u8,
 }
 
 const SHAPE_BYTES: usize = 64;
@@ -234,7 +238,8 @@ impl core::fmt::Debug for Shape {
 impl core::hash::Hash for Shape {
     #[inline]
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        for w in self.bytes.chunks_exact(8) {
+        let words = usize::from(self.len).div_ceil(8);
+        for w in self.bytes.chunks_exact(8).take(words) {
             state.write_u64(u64::from_le_bytes([
                 w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7],
             ]));
@@ -276,6 +281,15 @@ impl ShapeRegs {
 }
 
 impl ShapeBuf {
+    /// Appends `N` bytes (a fixed size, so no copy loop).
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, b: [u8; N]) -> Option<()> {
+        let at = self.len;
+        self.shape.bytes.get_mut(at..at + N)?.copy_from_slice(&b);
+        self.len += N;
+        Some(())
+    }
+
     #[inline]
     fn push(&mut self, b: &[u8]) -> Option<()> {
         let at = self.len;
@@ -290,8 +304,8 @@ impl ShapeBuf {
 
 impl Shape {
     /// The shape of the instruction `bytes` (its entry) with `operands`;
-    /// `None` for instructions not worth remembering (code lists, rare
-    /// operand kinds, too many operands).
+    /// `None` for instructions not worth remembering (code lists of mixed
+    /// kinds, rare operand kinds, too many operands).
     #[inline]
     pub fn of(
         m: &Index<'_>,
@@ -301,6 +315,7 @@ impl Shape {
         let mut k = ShapeBuf {
             shape: Self {
                 bytes: [0; SHAPE_BYTES],
+                len: 0,
             },
             len: 0,
             regs: ShapeRegs {
@@ -311,36 +326,60 @@ impl Shape {
         // BrigInstBase: base (4), opcode (2), type (2), operands (4).
         k.push(bytes.get(..8)?)?;
         k.push(bytes.get(12..)?)?;
-        k.push(&[0xff, operands.len() as u8])?;
-        for i in 0..operands.len() {
-            let o = operands.get(i)?;
-            shape_operand(m, &mut k, o, false)?;
+        // The equivalence class of memory instructions is not checked
+        // (every value is valid, PRM 6.1.4): left out, so it does not
+        // split shapes.
+        let kind = BrigKind::new(u16::from_le_bytes([*bytes.get(2)?, *bytes.get(3)?]));
+        if let Some(at) = equiv_class_at(kind) {
+            *k.shape.bytes.get_mut(8 + at - 12)? = 0;
         }
+        k.put([0xff, operands.len() as u8])?;
+        for i in 0..operands.len() {
+            // Registers (most operands) inline, the rest out of line.
+            match operands.get(i)? {
+                Operand::Register(r) => shape_register(&mut k, r, false)?,
+                o => shape_operand(m, &mut k, o, false)?,
+            }
+        }
+        k.shape.len = k.len as u8;
         Some((k.shape, k.regs))
+    }
+}
+
+/// The byte offset of the `equivClass` field in instructions of `kind`.
+fn equiv_class_at(kind: BrigKind) -> Option<usize> {
+    match kind {
+        BrigKind::INST_MEM => Some(14),
+        BrigKind::INST_ATOMIC => Some(16),
+        _ => None,
+    }
+}
+
+/// A register's part of a shape: its class (and number, in a vector).
+#[inline(always)]
+fn shape_register(k: &mut ShapeBuf, r: &brig::BrigOperandRegister, in_list: bool) -> Option<()> {
+    k.regs.push(r)?;
+    let c = r.reg_kind.raw().to_le_bytes();
+    if in_list {
+        let n = r.reg_num.get().to_le_bytes();
+        k.put([1, c[0], c[1], n[0], n[1]])
+    } else {
+        k.put([1, c[0], c[1]])
     }
 }
 
 fn shape_operand(m: &Index<'_>, k: &mut ShapeBuf, o: Operand<'_>, in_list: bool) -> Option<()> {
     match o {
-        Operand::Register(r) => {
-            k.regs.push(r)?;
-            let c = r.reg_kind.raw().to_le_bytes();
-            if in_list {
-                let n = r.reg_num.get().to_le_bytes();
-                k.push(&[1, c[0], c[1], n[0], n[1]])
-            } else {
-                k.push(&[1, c[0], c[1]])
-            }
-        }
+        Operand::Register(r) => shape_register(k, r, in_list),
         Operand::ConstantBytes(c) => {
             let len = m.data_bytes(c.bytes).ok()?.len();
-            k.push(&[2, u8::try_from(len).ok()?])
+            k.put([2, u8::try_from(len).ok()?])
         }
-        Operand::Wavesize(_) => k.push(&[3]),
+        Operand::Wavesize(_) => k.put([3]),
         Operand::Address(a) if !in_list => {
             let reg = match a.reg.non_null() {
                 None => [0xff; 2],
-                Some(r) => match m.operand(r).ok()? {
+                Some(r) => match m.try_operand(r)? {
                     Operand::Register(r) => {
                         k.regs.push(r)?;
                         r.reg_kind.raw().to_le_bytes()
@@ -350,24 +389,38 @@ fn shape_operand(m: &Index<'_>, k: &mut ShapeBuf, o: Operand<'_>, in_list: bool)
             };
             let seg = match a.symbol.non_null() {
                 None => 0xff,
-                Some(s) => match m.code(s).ok()? {
+                Some(s) => match m.try_code(s)? {
                     Code::DirectiveVariable(v) => v.segment.raw(),
                     _ => 0xfe,
                 },
             };
             let off = a.offset.get();
             let wide = off > u64::from(u32::MAX) && (off as i64) < i64::from(i32::MIN);
-            k.push(&[4, reg[0], reg[1], seg, u8::from(wide)])
+            k.put([4, reg[0], reg[1], seg, u8::from(wide)])
         }
         Operand::CodeRef(r) if !in_list => {
-            let kind = m.code(r.ref_).ok()?.kind().raw().to_le_bytes();
-            k.push(&[5, kind[0], kind[1]])
+            let kind = m.try_code(r.ref_)?.kind().raw().to_le_bytes();
+            k.put([5, kind[0], kind[1]])
+        }
+        Operand::CodeList(l) if !in_list => {
+            // What the rules read of a code list: whether it is empty, and
+            // its elements' kind (lists mixing kinds are not remembered).
+            let elems = m.code_list_ref(l.elements).ok()?;
+            let mut common = None;
+            for &c in elems {
+                let kind = m.try_code(c)?.kind();
+                if *common.get_or_insert(kind) != kind {
+                    return None;
+                }
+            }
+            let kind = common.map_or([0; 2], |c| c.raw().to_le_bytes());
+            k.put([7, u8::from(!elems.is_empty()), kind[0], kind[1]])
         }
         Operand::OperandList(l) if !in_list => {
             let elems = m.operand_list_ref(l.elements).ok()?;
-            k.push(&[6, u8::try_from(elems.len()).ok()?])?;
+            k.put([6, u8::try_from(elems.len()).ok()?])?;
             for &e in elems {
-                shape_operand(m, k, m.operand(e).ok()?, true)?;
+                shape_operand(m, k, m.try_operand(e)?, true)?;
             }
             Some(())
         }

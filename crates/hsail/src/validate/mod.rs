@@ -350,29 +350,65 @@ impl ModuleInfo {
 /// Every violated rule, each located at its BRIG entry. Structural errors
 /// (layer 1) stop validation before the later layers.
 pub fn validate(module: &BrigModule<'_>) -> Result<ModuleInfo, Vec<ValidationError>> {
-    validate_with(module, parallel(module.code_offset_slice().len()), true)
+    validate_with(module, &Mode::full(module))
 }
 
-/// [`validate`], on two threads or one.
-/// With `memo`, instructions of a shape that already passed the
-/// instruction rules are not checked again (see [`inst::check_inst_memo`]).
-fn validate_with(
-    module: &BrigModule<'_>,
+/// How [`validate_with`] runs (the result does not depend on `parallel`
+/// nor on `memo`).
+#[derive(Clone, Copy, Debug)]
+struct Mode {
+    /// Two threads or one.
     parallel: bool,
+    /// Instructions of a shape that already passed the instruction rules
+    /// are not checked again (see [`inst::check_inst_memo`]).
     memo: bool,
-) -> Result<ModuleInfo, Vec<ValidationError>> {
+    /// The module comes from our own [`brig::BrigWriter`], whose output is
+    /// trusted to be structurally sound: layer 1 checks only the module
+    /// chain up front (layer 3 still checks the operand lists it reads,
+    /// and any problem it finds runs the whole of layer 1).
+    trusted: bool,
+    /// Build the per-code-block parts of the [`ModuleInfo`] (see
+    /// [`scope::analyze`]).
+    want_info: bool,
+}
+
+impl Mode {
+    /// Every check, with the module info, on as many threads as pay.
+    fn full(module: &BrigModule<'_>) -> Self {
+        Self {
+            parallel: parallel(module.code_offset_slice().len()),
+            memo: true,
+            trusted: false,
+            want_info: true,
+        }
+    }
+}
+
+/// [`validate`], run as `mode` says.
+fn validate_with(module: &BrigModule<'_>, mode: &Mode) -> Result<ModuleInfo, Vec<ValidationError>> {
+    let Mode {
+        parallel,
+        memo,
+        trusted,
+        want_info,
+    } = *mode;
     let index = index::Index::new(module);
     let mut errors = Vec::new();
     // Layer 1 leaves the operand lists of the instructions in code blocks
     // to the walk of layer 3, which reads them anyway; when either finds
     // a problem, the full layer 1 runs and its errors are the result.
-    if !structure::quick_check(&index, &scope::code_block_ranges(&index)) {
+    let sound = if trusted {
+        structure::chain_ok(&index)
+    } else {
+        structure::quick_check(&index, &scope::code_block_ranges(&index))
+    };
+    if !sound {
         structure::check_structure(&index, &mut errors, parallel);
         if !errors.is_empty() {
             return Err(errors);
         }
     }
-    let (info, structural) = scope::analyze(&index, &mut errors, parallel, memo);
+    let (info, structural) = scope::analyze(&index, &mut errors, parallel, memo, want_info);
     if structural {
         let mut structure_errors = Vec::new();
         structure::check_structure(&index, &mut structure_errors, parallel);
@@ -428,8 +464,36 @@ pub fn validate_bytes(bytes: &[u8]) -> Result<ModuleInfo, Vec<ValidationError>> 
 /// # Errors
 /// See [`validate`].
 pub fn validate_writer(writer: &mut brig::BrigWriter) -> Result<ModuleInfo, Vec<ValidationError>> {
+    writer_module(writer, validate)
+}
+
+/// Whether the module `writer` holds is valid, as [`validate_writer`]
+/// decides it, the faster way: the writer's output is trusted to be
+/// structurally sound (see `Mode::trusted`) and no module info is built.
+/// For `hsakit asm`, which only needs the verdict (on errors it assembles
+/// again with a source map and reports [`validate_bytes`]' errors).
+///
+/// # Errors
+/// Every violated rule found.
+pub fn check_writer(writer: &mut brig::BrigWriter) -> Result<(), Vec<ValidationError>> {
+    writer_module(writer, |m| {
+        let mode = Mode {
+            trusted: true,
+            want_info: false,
+            ..Mode::full(m)
+        };
+        validate_with(m, &mode).map(drop)
+    })
+}
+
+/// `check` on the module `writer` holds; a sectioning problem becomes a
+/// `PRM 18.2` error, as in [`validate_bytes`].
+fn writer_module<T>(
+    writer: &mut brig::BrigWriter,
+    check: impl FnOnce(&BrigModule<'_>) -> Result<T, Vec<ValidationError>>,
+) -> Result<T, Vec<ValidationError>> {
     match writer.module() {
-        Ok(m) => validate(&m),
+        Ok(m) => check(&m),
         Err(e) => Err(vec![ValidationError {
             rule: "PRM 18.2",
             message: e.message.clone(),
@@ -469,7 +533,7 @@ mod tests {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let (info, structural) = scope::analyze(&index, &mut errors, false, false);
+        let (info, structural) = scope::analyze(&index, &mut errors, false, false, true);
         assert!(
             !structural,
             "layer 1 passed, yet layer 3 found an operand list it breaks"
@@ -483,14 +547,38 @@ mod tests {
         }
     }
 
-    fn same_both_ways(bytes: &[u8]) -> bool {
+    /// `from_writer`: `bytes` are our writer's output, so the trusted
+    /// mode of [`check_writer`] applies to them too.
+    fn same_both_ways(bytes: &[u8], from_writer: bool) -> bool {
         let Ok(m) = BrigModule::parse(bytes) else {
             return false;
         };
-        let full = validate_with(&m, false, false);
+        let mode = |parallel, memo| Mode {
+            parallel,
+            memo,
+            trusted: false,
+            want_info: true,
+        };
+        let full = validate_with(&m, &mode(false, false));
         assert_eq!(validate_layer_by_layer(&m), full);
-        assert_eq!(validate_with(&m, false, true), full);
-        assert_eq!(validate_with(&m, true, true), full);
+        assert_eq!(validate_with(&m, &mode(false, true)), full);
+        assert_eq!(validate_with(&m, &mode(true, true)), full);
+        // Without the module info: the same verdict and errors.
+        let check_only = Mode {
+            want_info: false,
+            ..mode(false, true)
+        };
+        assert_eq!(
+            validate_with(&m, &check_only).map(drop),
+            full.clone().map(drop)
+        );
+        if from_writer {
+            let trusted = Mode {
+                trusted: true,
+                ..check_only
+            };
+            assert_eq!(validate_with(&m, &trusted).map(drop), full.map(drop));
+        }
         true
     }
 
@@ -517,13 +605,13 @@ mod tests {
             let Ok(bytes) = crate::lower::assemble_unchecked(&source, "x") else {
                 continue;
             };
-            valid += usize::from(same_both_ways(&bytes));
+            valid += usize::from(same_both_ways(&bytes, true));
             for _ in 0..4 {
                 let mut b = bytes.clone();
                 for _ in 0..3 {
                     flip_bit(&mut rng, &mut b);
                 }
-                mutated += usize::from(same_both_ways(&b));
+                mutated += usize::from(same_both_ways(&b, false));
             }
         }
         assert!(

@@ -32,15 +32,23 @@ struct Cx<'m, 'a> {
     /// Whether an instruction's operand list broke a layer-1 rule (see
     /// [`Index::fill_inst_operands`]).
     structural: bool,
+    /// Whether to build the per-code-block parts of the [`ModuleInfo`]
+    /// (instructions, labels, locals, CFG); without, only the rules run.
+    want_info: bool,
 }
 
-impl Cx<'_, '_> {
+impl<'a> Cx<'_, 'a> {
     fn err(&mut self, rule: &'static str, at: CodeOffset, msg: impl Into<String>) {
         self.errors.push(ValidationError::code(rule, at, msg));
     }
 
     fn name(&self, n: brig::DataOffset) -> String {
-        self.m.string(n).unwrap_or("").to_owned()
+        self.name_str(n).to_owned()
+    }
+
+    /// A name in place (`""` if it is not a string).
+    fn name_str(&self, n: brig::DataOffset) -> &'a str {
+        self.m.string(n).unwrap_or("")
     }
 }
 
@@ -75,11 +83,14 @@ fn definitions<'a>(entries: &[(CodeOffset, Code<'a>)]) -> Vec<(CodeOffset, Code<
 /// operand list that breaks a layer-1 rule (layer 1 left those to this
 /// walk: see [`super::structure::quick_check`]); if so, the errors and
 /// info are meaningless and layer 1's errors are to be reported instead.
+/// With `want_info` false, the code blocks of the info are left without
+/// their instructions, labels, locals and CFG (the rules all run).
 pub fn analyze(
     m: &Index<'_>,
     errors: &mut Vec<ValidationError>,
     parallel: bool,
     memo: bool,
+    want_info: bool,
 ) -> (ModuleInfo, bool) {
     let mut info = ModuleInfo {
         name: String::new(),
@@ -102,6 +113,7 @@ pub fn analyze(
         first_decl: FastMap::default(),
         memo: memo.then(inst::InstMemo::default),
         structural: false,
+        want_info,
     };
     let entries = module_entries(m);
     check_header(&mut cx, &entries, &mut info);
@@ -228,6 +240,7 @@ pub fn analyze(
                     first_decl,
                     memo: memo.then(inst::InstMemo::default),
                     structural: false,
+                    want_info,
                 };
                 let blocks = analyze_code_blocks(&mut back_cx, back);
                 let structural = back_cx.structural;
@@ -961,7 +974,7 @@ fn check_compatible(cx: &mut Cx<'_, '_>, a: CodeOffset, b: CodeOffset, name: &st
 }
 
 /// State of the walk over one code block.
-struct Block {
+struct Block<'a> {
     /// Variables visible in the block (args and locals), by offset.
     visible: FastSet<u32>,
     /// Variables of the currently open arg block.
@@ -983,14 +996,14 @@ struct Block {
     label_scope: FastMap<u32, Option<CodeOffset>>,
     /// (instruction, operand, label, arg block of the instruction).
     label_uses: Vec<(CodeOffset, usize, CodeOffset, Option<CodeOffset>)>,
-    names: FastSet<String>,
-    arg_names: FastSet<String>,
+    names: FastSet<&'a str>,
+    arg_names: FastSet<&'a str>,
 }
 
 /// Walks a kernel or function code block: directives, instructions, labels,
 /// arg blocks and calls; then branch targets, limits and the CFG.
-fn analyze_code_block(
-    cx: &mut Cx<'_, '_>,
+fn analyze_code_block<'a>(
+    cx: &mut Cx<'_, 'a>,
     at: CodeOffset,
     kind: BrigKind,
     e: &BrigDirectiveExecutable,
@@ -1035,7 +1048,7 @@ fn analyze_code_block(
         names: args
             .iter()
             .filter_map(|&a| match cx.m.code(a) {
-                Ok(Code::DirectiveVariable(v)) => Some(cx.name(v.name)),
+                Ok(Code::DirectiveVariable(v)) => Some(cx.name_str(v.name)),
                 _ => None,
             })
             .collect(),
@@ -1045,9 +1058,16 @@ fn analyze_code_block(
     let mut ops = InstOperands::default();
     // Label offsets of this block, and the instruction index each precedes.
     let mut label_index: FastMap<u32, usize> = FastMap::default();
+    // Indices of the instructions that end a basic block (branches, ret).
+    let mut block_ends: Vec<usize> = Vec::new();
     let first = cx.m.code_ordinal(cb.start).unwrap_or(cx.m.code_count());
     let last = cx.m.code_ordinal(cb.end).unwrap_or(cx.m.code_count());
-    cb.instructions.reserve(last.saturating_sub(first));
+    if cx.want_info {
+        cb.instructions.reserve(last.saturating_sub(first));
+    }
+    // Label names of the block (duplicates are errors).
+    let mut label_names: FastSet<&'a str> = FastSet::default();
+    let mut n_inst = 0;
     for (pos, c) in cx.m.code_entries_from(first) {
         if pos >= cb.end {
             break;
@@ -1064,7 +1084,7 @@ fn analyze_code_block(
         }
         match c {
             Code::DirectiveLabel(l) => {
-                let name = cx.name(l.name);
+                let name = cx.name_str(l.name);
                 if !name.starts_with('@') || name.len() < 2 {
                     cx.err(
                         "PRM 4.9",
@@ -1072,25 +1092,30 @@ fn analyze_code_block(
                         format!("label name {name:?} must start with @"),
                     );
                 }
-                if cb.labels.insert(name.clone(), pos).is_some() {
+                if !label_names.insert(name) {
                     cx.err("PRM 4.9", pos, format!("label {name} is defined twice"));
                 }
-                label_index.insert(pos.get(), cb.instructions.len());
+                if cx.want_info {
+                    cb.labels.insert(name.to_owned(), pos);
+                    label_index.insert(pos.get(), n_inst);
+                }
                 b.label_scope.insert(pos.get(), b.in_arg_block);
                 note_statement(&mut b);
             }
             Code::DirectiveVariable(v) => {
                 check_definition_order(cx, &b, pos);
                 check_local_variable(cx, &mut b, pos, v);
-                cb.locals.push(symbol(cx, pos, c));
+                if cx.want_info {
+                    cb.locals.push(symbol(cx, pos, c));
+                }
             }
             Code::DirectiveFbarrier(f) => {
                 check_definition_order(cx, &b, pos);
                 if b.in_arg_block.is_some() {
                     cx.err("PRM 4.3.6", pos, "an arg block defines only arg variables");
                 }
-                let name = cx.name(f.name);
-                if !b.names.insert(name.clone()) {
+                let name = cx.name_str(f.name);
+                if !b.names.insert(name) {
                     cx.err(
                         "PRM 4.6.2",
                         pos,
@@ -1100,7 +1125,9 @@ fn analyze_code_block(
                 if f.linkage != BrigLinkage::FUNCTION {
                     cx.err("PRM 4.12.3", pos, "a local fbarrier has function linkage");
                 }
-                cb.locals.push(symbol(cx, pos, c));
+                if cx.want_info {
+                    cb.locals.push(symbol(cx, pos, c));
+                }
             }
             Code::DirectiveArgBlockStart(_) => {
                 if b.in_arg_block.is_some() {
@@ -1138,10 +1165,13 @@ fn analyze_code_block(
             Code::DirectiveComment(_) | Code::DirectivePragma(_) | Code::DirectiveLoc(_) => {}
             Code::DirectiveNone(_) => {}
             _ if c.inst().is_some() => {
-                if let Some(i) = c.inst()
-                    && !cx.m.fill_inst_operands(i.operands, &mut ops)
-                {
-                    cx.structural = true;
+                if let Some(i) = c.inst() {
+                    if !cx.m.fill_inst_operands(i.operands, &mut ops) {
+                        cx.structural = true;
+                    }
+                    if cx.want_info && matches!(i.opcode, Op::BR | Op::CBR | Op::SBR | Op::RET) {
+                        block_ends.push(n_inst);
+                    }
                 }
                 inst::check_inst_memo(
                     cx.memo.as_mut(),
@@ -1156,7 +1186,10 @@ fn analyze_code_block(
                 );
                 check_inst_in_block(cx, &mut b, pos, c, &ops);
                 note_statement(&mut b);
-                cb.instructions.push(pos);
+                n_inst += 1;
+                if cx.want_info {
+                    cb.instructions.push(pos);
+                }
             }
             _ => cx.err(
                 "PRM 4.3",
@@ -1170,7 +1203,9 @@ fn analyze_code_block(
     }
     check_label_uses(cx, &b);
     check_register_limits(cx, at, &cb.registers);
-    cb.blocks = build_cfg(cx, &cb, &label_index);
+    if cx.want_info {
+        cb.blocks = build_cfg(cx, &cb, &label_index, &block_ends);
+    }
     cb
 }
 
@@ -1204,13 +1239,13 @@ fn check_definition_order(cx: &mut Cx<'_, '_>, b: &Block, at: CodeOffset) {
 }
 
 /// Local variables (PRM 4.3.3, 4.6.2, 4.12.3): segment, scope, names.
-fn check_local_variable(
-    cx: &mut Cx<'_, '_>,
-    b: &mut Block,
+fn check_local_variable<'a>(
+    cx: &mut Cx<'_, 'a>,
+    b: &mut Block<'a>,
     at: CodeOffset,
     v: &BrigDirectiveVariable,
 ) {
-    let name = cx.name(v.name);
+    let name = cx.name_str(v.name);
     match v.segment {
         Seg::ARG => {
             if b.in_arg_block.is_none() {
@@ -1220,7 +1255,7 @@ fn check_local_variable(
                     "arg variables are declared only inside arg blocks",
                 );
             }
-            if !b.arg_names.insert(name.clone()) {
+            if !b.arg_names.insert(name) {
                 cx.err(
                     "PRM 4.6.2",
                     at,
@@ -1238,7 +1273,7 @@ fn check_local_variable(
             "kernarg variables are only kernel arguments",
         ),
         Seg::GLOBAL | Seg::READONLY | Seg::GROUP | Seg::PRIVATE | Seg::SPILL => {
-            if !b.names.insert(name.clone()) {
+            if !b.names.insert(name) {
                 cx.err(
                     "PRM 4.6.2",
                     at,
@@ -1680,11 +1715,13 @@ fn check_register_limits(cx: &mut Cx<'_, '_>, at: CodeOffset, r: &RegisterUse) {
 }
 
 /// Basic blocks and successors (PRM 2.12, 8): leaders are the first
-/// instruction, label targets and instructions after a branch or `ret`.
+/// instruction, label targets and instructions after a branch or `ret`
+/// (`block_ends`: the indices of those, in `cb.instructions`).
 fn build_cfg(
     cx: &Cx<'_, '_>,
     cb: &CodeBlock,
     label_index: &FastMap<u32, usize>,
+    block_ends: &[usize],
 ) -> Vec<BasicBlock> {
     let n = cb.instructions.len();
     if n == 0 {
@@ -1696,14 +1733,9 @@ fn build_cfg(
     for &i in label_index.values() {
         leader[i.min(n)] = true;
     }
-    let opcode = |k: usize| {
-        cx.m.code(cb.instructions[k])
-            .ok()
-            .and_then(|c| c.inst().map(|i| i.opcode))
-    };
-    for k in 0..n {
-        if matches!(opcode(k), Some(Op::BR | Op::CBR | Op::SBR | Op::RET)) {
-            leader[k + 1] = true;
+    for &k in block_ends {
+        if let Some(l) = leader.get_mut(k + 1) {
+            *l = true;
         }
     }
     let starts: Vec<usize> = (0..n).filter(|&k| leader[k]).collect();

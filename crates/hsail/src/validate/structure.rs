@@ -219,14 +219,20 @@ pub fn quick_check(m: &Index<'_>, covered: &[(CodeOffset, CodeOffset)]) -> bool 
         errors: &mut errors,
     };
     let mut ranges = covered.iter().peekable();
-    for (at, c) in m.code_entries() {
-        if c.inst().is_some() {
+    for &o in m.code_offsets() {
+        // Instructions in walked code blocks are skipped before decoding.
+        let at = CodeOffset::new(o);
+        if m.code_kind_at_start(o).is_some_and(BrigKind::is_inst) {
             while ranges.next_if(|r| r.1 <= at).is_some() {}
             if ranges.peek().is_some_and(|r| r.0 <= at) {
                 continue;
             }
         }
-        check_code_entry(&mut cx, at, c);
+        // (An entry that does not decode is skipped, as in
+        // `check_code_entries`; the walk of `BrigModule` rules it out.)
+        if let Ok(c) = m.code(at) {
+            check_code_entry(&mut cx, at, c);
+        }
     }
     if !cx.errors.is_empty() {
         return false;
@@ -255,6 +261,17 @@ pub fn quick_check(m: &Index<'_>, covered: &[(CodeOffset, CodeOffset)]) -> bool 
     }
     check_module_chain(&mut cx);
     cx.errors.is_empty()
+}
+
+/// Whether the module-level chain is consistent (the part of
+/// [`quick_check`] that a module from our own writer still gets).
+pub fn chain_ok(m: &Index<'_>) -> bool {
+    let mut errors = Vec::new();
+    check_module_chain(&mut Cx {
+        m,
+        errors: &mut errors,
+    });
+    errors.is_empty()
 }
 
 /// Whether `k` may be an element of an instruction's operand list (what

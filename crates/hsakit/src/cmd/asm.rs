@@ -50,7 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     drop(source);
     if !args.no_validate
-        && let Err(errors) = hsail::validate::validate_writer(&mut brig)
+        && let Err(errors) = hsail::validate::check_writer(&mut brig)
     {
         drop(brig);
         report_errors(&args.input, &name, &errors)?;
