@@ -705,6 +705,12 @@ impl<'a> Cx<'a> {
                     _ => self.lower_alu(op, type_, ops, &what),
                 }
             }
+            Code::InstCmp(c)
+                if c.source_type.is_packed()
+                    && ty(c.source_type.element_type()).is_some_and(|(_, w)| w == 64) =>
+            {
+                self.lower_cmp_packed64(c, ops, &what)
+            }
             Code::InstCmp(c) => self.lower_cmp(c, ops, &what),
             Code::InstSourceType(c) if op == BrigOpcode::CLASS => self.lower_class(c, ops, &what),
             Code::InstSourceType(st) if multimedia::SOURCE_TYPE.contains(&op) => {

@@ -1,6 +1,7 @@
 //! Packed types with 64-bit elements in `$q` registers: `u64x2`, `s64x2`
 //! (§5.2 arithmetic without saturation, §5.5 shifts, §5.10 `cmov`) and
-//! `f64x2` (the packed float operations of `packed_float.rs`).
+//! `f64x2` (the packed float operations of `packed_float.rs`), and packed
+//! `cmp` on them (§5.18).
 //!
 //! Each element is a dword pair computed by the scalar 64-bit lowering
 //! (`int.rs` [`Cx::alu64`], `float.rs` [`Cx::float_op`]); `s`/`ss`
@@ -90,12 +91,7 @@ impl Cx<'_> {
             }
             results.push(e);
         }
-        for (i, e) in (0u8..).zip(results) {
-            for k in 0..2 {
-                self.emit("v_mov_b32", vec![dw(d, 2 * i + k), dw(e, k)])?;
-            }
-        }
-        Ok(())
+        self.write_elements64(d, &results)
     }
 
     /// Element `i` (dwords `2i`, `2i + 1`) of a 128-bit source.
@@ -114,5 +110,52 @@ impl Cx<'_> {
             Src::Const(c) if i == 0 => Ok(Src::Const(c)),
             Src::Const(_) => Ok(Src::Const(0)),
         }
+    }
+
+    /// Packed `cmp` on `u64x2`, `s64x2` or `f64x2` (§5.18): each
+    /// destination element all ones or 0.
+    pub(super) fn lower_cmp_packed64(
+        &mut self,
+        c: &brig::BrigInstCmp,
+        ops: &[OperandOffset],
+        what: &str,
+    ) -> Result<()> {
+        let (Some((kind, 64)), 3) = (ty(c.source_type.element_type()), ops.len()) else {
+            return Err(self.unsupported(what.to_string()));
+        };
+        let ctl = Control::of(c.pack);
+        let ftz = c.modifier.raw() & brig::BrigAluModifierMask::FTZ.raw() != 0;
+        let d = self.dst(ops[0])?;
+        let s = self.srcs(ops, 1)?;
+        let count = if ctl.low_only { 1 } else { 2 };
+        let mut results = Vec::with_capacity(2);
+        for i in 0..count {
+            let mut x = Vec::with_capacity(2);
+            for (k, &src) in s.iter().enumerate() {
+                let scalar = ctl.scalar.get(k).copied().unwrap_or(false);
+                x.push(self.element64(src, if scalar { 0 } else { i })?);
+            }
+            self.cmp_to_vcc(kind, 64, c.compare, ftz, &x, what)?;
+            let ones = self.val(Src::Const(u64::from(u32::MAX)), 0)?;
+            let e = self.vtemp(2);
+            for k in 0..2 {
+                self.emit(
+                    "v_cndmask_b32_e64",
+                    vec![dw(e, k), Opnd::constant(0), ones, Opnd::vcc()],
+                )?;
+            }
+            results.push(e);
+        }
+        self.write_elements64(d, &results)
+    }
+
+    /// Moves element results (dword pairs) into `d`, element 0 first.
+    fn write_elements64(&mut self, d: VReg, results: &[VReg]) -> Result<()> {
+        for (i, &e) in (0u8..).zip(results) {
+            for k in 0..2 {
+                self.emit("v_mov_b32", vec![dw(d, 2 * i + k), dw(e, k)])?;
+            }
+        }
+        Ok(())
     }
 }
