@@ -204,6 +204,9 @@ impl<'c> Cx<'c> {
         let pack = st.base.opcode == BrigOpcode::PACK;
         let packed_type = if pack { st.base.type_ } else { st.source_type };
         let lay = Layout::of(packed_type).filter(|l| l.w * l.n <= 64);
+        if lay.is_none() {
+            return self.pack_unpack128(pack, packed_type, ops, what);
+        }
         let (Some(lay), Some(&dst)) = (lay, ops.first()) else {
             return Err(self.unsupported(what.to_string()));
         };
