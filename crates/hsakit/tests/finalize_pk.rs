@@ -9,6 +9,8 @@
 //!   0 only and leave the other elements of the destination (which the
 //!   kernel sets to `B` first) as they were. NaN results are canonical
 //!   (the kernels canonicalize them per element).
+//! - Saturating `u64x2`/`s64x2` add/sub/mul (`q_sat64`, PRM 4.14.1): the
+//!   exact result clamped to the element's range.
 //! - `packcvt_u8x4_f32` (PRM 5.15): `cvt_near_sat_u8_f32` of each source:
 //!   round to nearest even, clamp to [0, 255], NaN → 0.
 
@@ -80,11 +82,17 @@ fn elements(w: u32, count: usize, rng: &mut Rng) -> Vec<u64> {
 /// Runs `stem` on `mcpu` with the given input buffers and an output
 /// buffer of `out_len` bytes; returns the output.
 fn run(stem: &str, mcpu: &str, inputs: &[Vec<u8>], out_len: usize) -> Vec<u8> {
+    run_grid(stem, mcpu, inputs, out_len, 256)
+}
+
+/// [`run`] with `grid` work-items.
+fn run_grid(stem: &str, mcpu: &str, inputs: &[Vec<u8>], out_len: usize, grid: u32) -> Vec<u8> {
     let dir = std::env::temp_dir().join(format!("hsakit-pk-{}-{stem}-{mcpu}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut cmd = Command::new(hsakit());
+    let grid = grid.to_string();
     cmd.arg("run").arg(kernel_path(stem)).args([
-        "--kernel", stem, "--grid", "256", "--group", "64", "--mcpu", mcpu,
+        "--kernel", stem, "--grid", &grid, "--group", "64", "--mcpu", mcpu,
     ]);
     for (i, bytes) in inputs.iter().enumerate() {
         let p = dir.join(format!("in{i}.bin"));
@@ -135,7 +143,11 @@ fn parse_ops(stem: &str) -> Vec<Op> {
             } else {
                 Round::NearestTiesToEven
             };
-            let ctl = parts[parts.len() - 2];
+            let ctl = parts
+                .iter()
+                .copied()
+                .find(|p| matches!(*p, "pp" | "ps" | "sp" | "ss" | "p" | "s"))
+                .unwrap_or("pp");
             let scalar = match ctl {
                 "ps" => [false, true],
                 "sp" => [true, false],
@@ -334,6 +346,97 @@ fn packcvt_matches_the_prm() {
                 "{mcpu} work-item {wi}: inputs {:#x?}",
                 &vals[4 * wi..4 * wi + 4]
             );
+        }
+    }
+}
+
+/// A 64-bit element value of a `u64x2`/`s64x2` input: specials near the
+/// saturation limits, or random.
+fn element64(rng: &mut Rng) -> u64 {
+    const SPECIALS: [u64; 10] = [
+        0,
+        1,
+        u64::MAX,
+        i64::MAX as u64,
+        i64::MIN as u64,
+        (i64::MIN as u64) + 1,
+        1 << 32,
+        0xffff_ffff,
+        3_037_000_500,
+        (-3_037_000_500i64) as u64,
+    ];
+    let r = rng.next();
+    match r % 3 {
+        0 => SPECIALS[(r >> 8) as usize % SPECIALS.len()],
+        1 => rng.next() >> ((r >> 40) % 64),
+        _ => rng.next(),
+    }
+}
+
+/// One saturating element: the exact result clamped to the element's
+/// range (PRM 4.14.1).
+fn sat64(op: &str, signed: bool, a: u64, b: u64) -> u64 {
+    let (x, y) = if signed {
+        (i128::from(a as i64), i128::from(b as i64))
+    } else {
+        (i128::from(a), i128::from(b))
+    };
+    let exact = match op {
+        "add" => x + y,
+        "sub" => x - y,
+        _ => x.saturating_mul(y),
+    };
+    let (lo, hi) = if signed {
+        (i128::from(i64::MIN), i128::from(i64::MAX))
+    } else {
+        (0, i128::from(u64::MAX))
+    };
+    exact.clamp(lo, hi) as u64
+}
+
+#[test]
+fn saturating_64bit_packed_matches_the_prm() {
+    let stem = "q_sat64";
+    let ops = parse_ops(stem);
+    let mut rng = Rng(0x5eed_0064);
+    let vals: Vec<[[u64; 2]; 2]> = (0..128)
+        .map(|_| {
+            [
+                [element64(&mut rng), element64(&mut rng)],
+                [element64(&mut rng), element64(&mut rng)],
+            ]
+        })
+        .collect();
+    let inputs: Vec<Vec<u8>> = (0..2)
+        .map(|k| {
+            vals.iter()
+                .flat_map(|v| v[k].iter().flat_map(|x| x.to_le_bytes()))
+                .collect()
+        })
+        .collect();
+    let stride = 16 * ops.len();
+    for mcpu in ["gfx90a", "gfx900"] {
+        let out = run_grid(stem, mcpu, &inputs, 128 * stride, 128);
+        for (wi, [a, b]) in vals.iter().enumerate() {
+            for (k, op) in ops.iter().enumerate() {
+                let signed = op.text.contains("s64x2");
+                let mut want = *b;
+                for i in 0..if op.low_only { 1 } else { 2 } {
+                    let x = a[if op.scalar[0] { 0 } else { i }];
+                    let y = b[if op.scalar[1] { 0 } else { i }];
+                    want[i] = sat64(&op.op, signed, x, y);
+                }
+                let at = wi * stride + 16 * k;
+                let got: Vec<u64> = out[at..at + 16]
+                    .chunks(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                    .collect();
+                assert_eq!(
+                    got, want,
+                    "{mcpu} work-item {wi} `{}`: A={a:#x?} B={b:#x?}",
+                    op.text
+                );
+            }
         }
     }
 }

@@ -1,5 +1,5 @@
 //! Packed types with 64-bit elements in `$q` registers: `u64x2`, `s64x2`
-//! (§5.2 arithmetic without saturation, §5.5 shifts, §5.10 `cmov`) and
+//! (§5.2 arithmetic, saturating add/sub/mul, §5.5 shifts, §5.10 `cmov`) and
 //! `f64x2` (the packed float operations of `packed_float.rs`), and packed
 //! `cmp` on them (§5.18).
 //!
@@ -10,6 +10,7 @@
 use amdgpu_codegen::{Opnd, VReg};
 use brig::{BrigOpcode, BrigType, OperandOffset};
 
+use super::int::halves_of;
 use super::mode::{FloatMods, Fmt};
 use super::packed::Control;
 use super::{Cx, Kind, Src, dw, pair, ty};
@@ -39,7 +40,8 @@ impl Cx<'_> {
         ops: &[OperandOffset],
         what: &str,
     ) -> Result<()> {
-        let (Some((kind, 64)), false) = (ty(t.element_type()), ctl.sat || ops.is_empty()) else {
+        let sat_ok = !ctl.sat || matches!(op, BrigOpcode::ADD | BrigOpcode::SUB | BrigOpcode::MUL);
+        let (Some((kind, 64)), true) = (ty(t.element_type()), sat_ok && !ops.is_empty()) else {
             return Err(self.unsupported(what.to_string()));
         };
         let d = self.dst(ops[0])?;
@@ -82,6 +84,8 @@ impl Cx<'_> {
                     }
                     if kind == Kind::F {
                         self.float_op(op, Fmt::F64, e, &x, what, mods)?;
+                    } else if let (true, &[a, b]) = (ctl.sat, &x[..]) {
+                        self.saturate64(op, signed, e, a, b)?;
                     } else if INT_OPS.contains(&op) {
                         self.alu64(op, signed, e, &x, what)?;
                     } else {
@@ -157,5 +161,63 @@ impl Cx<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Saturating `add`, `sub` or `mul` of 64-bit elements into `e`: the
+    /// wrapped result, or the limit of the element type when it overflows
+    /// (PRM 4.14.1).
+    fn saturate64(&mut self, op: BrigOpcode, signed: bool, e: VReg, a: Src, b: Src) -> Result<()> {
+        let (a, b) = (self.halves(a)?, self.halves(b)?);
+        let vcc = Opnd::vcc();
+        let ones = Opnd::constant(u32::MAX);
+        if !signed {
+            // Carry, borrow or a nonzero high product: all ones (0 for sub).
+            let (r, limit) = match op {
+                BrigOpcode::MUL => {
+                    let lo = self.mul64(a, b)?;
+                    let hi = self.mulhi64(false, a, b)?;
+                    self.emit("v_cmp_ne_u64_e64", vec![vcc, pair(hi), Opnd::constant(0)])?;
+                    (lo, ones)
+                }
+                _ => {
+                    let sub = op == BrigOpcode::SUB;
+                    let r = self.addsub64(sub, a, b)?;
+                    (r, if sub { Opnd::constant(0) } else { ones })
+                }
+            };
+            return self.select64(e, [limit, limit], halves_of(r));
+        }
+        // Overflow from the signs; the limit has the sign of the exact
+        // result (that of a, or of a ^ b for mul).
+        let (r, sign_of) = match op {
+            BrigOpcode::MUL => {
+                let lo = self.mul64(a, b)?;
+                let hi = self.mulhi64(true, a, b)?;
+                let ext = self.tmp("v_ashrrev_i32_e64", vec![Opnd::constant(31), dw(lo, 1)])?;
+                let x0 = self.tmp("v_xor_b32_e64", vec![dw(hi, 0), ext])?;
+                let x1 = self.tmp("v_xor_b32_e64", vec![dw(hi, 1), ext])?;
+                let any = self.tmp("v_or_b32_e64", vec![x0, x1])?;
+                self.emit("v_cmp_ne_u32_e64", vec![vcc, any, Opnd::constant(0)])?;
+                (lo, self.tmp("v_xor_b32_e64", vec![a[1], b[1]])?)
+            }
+            _ => {
+                let add = op == BrigOpcode::ADD;
+                let r = self.addsub64(!add, a, b)?;
+                let x = self.tmp("v_xor_b32_e64", vec![a[1], dw(r, 1)])?;
+                let y = if add {
+                    self.tmp("v_xor_b32_e64", vec![b[1], dw(r, 1)])?
+                } else {
+                    self.tmp("v_xor_b32_e64", vec![a[1], b[1]])?
+                };
+                let ov = self.tmp("v_and_b32_e64", vec![x, y])?;
+                self.emit("v_cmp_gt_i32_e64", vec![vcc, Opnd::constant(0), ov])?;
+                (r, a[1])
+            }
+        };
+        let sign = self.tmp("v_ashrrev_i32_e64", vec![Opnd::constant(31), sign_of])?;
+        let max = self.val(Src::Const(0x7fff_ffff), 0)?;
+        let lo = self.tmp("v_not_b32", vec![sign])?;
+        let hi = self.tmp("v_xor_b32_e64", vec![sign, max])?;
+        self.select64(e, [lo, hi], halves_of(r))
     }
 }
