@@ -2,25 +2,24 @@
 //! `div`, `min`, `max`, `ceil`, `floor`, `fract`, `rint`, `sqrt`,
 //! `trunc`; §5.12: `abs`, `neg`, `copysign`) on `f16x2`, `f16x4`,
 //! `f32x2`, and in `$q` registers `f16x8` and `f32x4`, under the packing
-//! controls of §4.14 (`f64x2` is not supported yet).
+//! controls of §4.14 (`f64x2` is in `packed64.rs`).
 //!
 //! Each element is moved into a dword of its own and computed by the
 //! scalar float lowering (`float.rs`) with the instruction's rounding and
 //! `ftz`, so a packed element gets exactly the scalar instruction's
 //! result; elements are extracted and packed back by the packed-integer
-//! helpers (`packed.rs`).
-//! (The `v_pk_*` instructions would be faster, but their min/max do not
-//! flush and division/square root have no packed form: one path keeps
-//! every operation exact.) `s`/`ss` compute element 0 only and keep the
-//! other bits of the destination.
+//! helpers (`packed.rs`). `add`/`sub`/`mul` with `pp`/`ps`/`sp` use the VOP3P `v_pk_*` forms
+//! instead (same per-half result in the same MODE). `s`/`ss` compute
+//! element 0 only and keep the other bits of the destination.
 
 use brig::{BrigAluModifierMask, BrigOpcode, BrigPack, BrigType, Code, OperandOffset};
 
 use super::float::fmt_of;
 use super::mode::{FloatMods, Fmt};
 use super::packed::{Control, Layout};
-use super::{Cx, Src, r, ty};
+use super::{Cx, Src, dw, r, ty};
 use crate::Result;
+use amdgpu_codegen::{Opnd, Target, VReg};
 
 /// The packed float operations and their source counts.
 const OPS: &[(BrigOpcode, usize)] = &[
@@ -94,6 +93,9 @@ impl Cx<'_> {
         }
         let d = self.dst(ops[0])?;
         let s = self.srcs(ops, 1)?;
+        if self.packed_vop3p(op, f, n, ctl, mods, d, &s)? {
+            return Ok(());
+        }
         let lay = Layout {
             w: bits(f),
             n,
@@ -112,4 +114,90 @@ impl Cx<'_> {
             Ok(r(e))
         })
     }
+
+    /// `add`/`sub`/`mul` with a `pp`, `ps` or `sp` control as VOP3P
+    /// instructions (`v_pk_*_f16`; `v_pk_*_f32` on gfx90a), which compute
+    /// each half exactly as the scalar instruction in the same MODE; a
+    /// scalar source is broadcast with `op_sel_hi`, `sub` negates both
+    /// halves of the second source. Returns false when not applicable.
+    #[allow(clippy::too_many_arguments)]
+    fn packed_vop3p(
+        &mut self,
+        op: BrigOpcode,
+        f: Fmt,
+        n: u32,
+        ctl: Control,
+        mods: FloatMods,
+        d: VReg,
+        s: &[Src],
+    ) -> Result<bool> {
+        let Some(&(_, m16, m32)) = VOP3P.iter().find(|(o, ..)| *o == op) else {
+            return Ok(false);
+        };
+        let sub = op == BrigOpcode::SUB;
+        let (mn, per) = match f {
+            Fmt::F16 => (m16, 1u8),
+            Fmt::F32 if self.t == Target::Gfx90a && !sub => (m32, 2),
+            _ => return Ok(false),
+        };
+        if ctl.low_only || s.len() != 2 {
+            return Ok(false);
+        }
+        let total = (bits(f) * n / 32) as u8;
+        // Sources in VGPRs: inline constants mean other things in VOP3P.
+        let mut regs = Vec::with_capacity(2);
+        for &x in s {
+            regs.push(match x {
+                Src::Reg(v) => v,
+                Src::Const(_) => {
+                    let v = self.vtemp(total);
+                    for i in 0..total {
+                        let c = self.val_any(x, i);
+                        self.emit("v_mov_b32", vec![dw(v, i), c])?;
+                    }
+                    v
+                }
+            });
+        }
+        let out = self.vtemp(total);
+        let wide = |v: VReg, offset: u8| Opnd::Reg {
+            reg: v,
+            offset,
+            width: per,
+        };
+        let m = self.mode_for(f, mods);
+        self.in_mode(m, |cx| {
+            for j in (0..total).step_by(usize::from(per)) {
+                let mut v = vec![wide(out, j)];
+                let mut op_sel_hi = 0b111u8;
+                for (k, &reg) in regs.iter().enumerate() {
+                    let scalar = ctl.scalar.get(k).copied().unwrap_or(false);
+                    v.push(wide(reg, if scalar { 0 } else { j }));
+                    if scalar {
+                        op_sel_hi &= !(1 << k);
+                    }
+                }
+                let mut inst = cx.minst(mn, v)?;
+                inst.mods.op_sel_hi = op_sel_hi;
+                if sub {
+                    // neg_lo and neg_hi of src1.
+                    inst.mods.neg = 2;
+                    inst.mods.abs = 2;
+                }
+                cx.emit_inst(inst);
+            }
+            Ok(())
+        })?;
+        for i in 0..total {
+            self.emit("v_mov_b32", vec![dw(d, i), dw(out, i)])?;
+        }
+        Ok(true)
+    }
 }
+
+/// Packed float operations with a VOP3P form: f16 and f32 mnemonics.
+const VOP3P: &[(BrigOpcode, &str, &str)] = &[
+    (BrigOpcode::ADD, "v_pk_add_f16", "v_pk_add_f32"),
+    (BrigOpcode::SUB, "v_pk_add_f16", "v_pk_add_f32"),
+    (BrigOpcode::MUL, "v_pk_mul_f16", "v_pk_mul_f32"),
+];
