@@ -183,6 +183,20 @@ pub fn emit(
         }
         out.push(pb);
     }
+    let succs: Vec<Vec<usize>> = (blocks.iter().enumerate())
+        .map(|(i, b)| b.successors(i, blocks.len()))
+        .collect();
+    crate::hazard::insert(
+        &mut out,
+        &succs,
+        target,
+        |p| &p.inst,
+        |inst| PInst {
+            inst,
+            label: None,
+            pc_rel: None,
+        },
+    )?;
 
     // Offsets: every instruction's size does not depend on branch offsets.
     let mut sizes = Vec::new();

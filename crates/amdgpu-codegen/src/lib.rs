@@ -8,8 +8,9 @@
 //!      │ exec::lower      divergent control flow → EXEC masks, wave-level blocks
 //!      │ opt              dead vector ALU results removed
 //!      │ regalloc         per-dword liveness, linear scan, aligned tuples
-//!      │ emit             physical operands, s_waitcnt, branch fixups,
-//!      ▼                  amdgpu_isa::gfx9::encode / print
+//!      │ verify           (debug builds) every read finds its vreg in place
+//!      │ emit             physical operands, s_waitcnt, hazard s_nops
+//!      ▼                  (hazard), branch fixups, encode / print
 //!  Compiled { code, asm, register counts }
 //! ```
 //!
@@ -34,11 +35,13 @@
 
 pub mod emit;
 pub mod exec;
+pub mod hazard;
 pub mod ifconv;
 pub mod ir;
 pub mod opt;
 pub mod regalloc;
 pub mod uniform;
+pub mod verify;
 
 pub use amdgpu_isa::gfx9::Target;
 pub use ir::{Block, Function, MInst, Opnd, RegClass, ScratchInputs, Terminator, VReg, VRegInfo};
@@ -76,6 +79,22 @@ pub enum Error {
         inst: String,
         /// The encoder's message.
         message: String,
+    },
+    /// The register-allocation checker ([`verify`]) found an instruction
+    /// reading a physical register that, on some path, no longer holds
+    /// the virtual register it expects (an allocator bug).
+    #[error(
+        "bad register allocation in function `{function}`: `{inst}` reads {reg} expecting {expected}, overwritten on some path"
+    )]
+    BadAllocation {
+        /// The function.
+        function: String,
+        /// The instruction and where it is.
+        inst: String,
+        /// The physical register read.
+        reg: String,
+        /// The virtual register (`%v.dword`) or input expected there.
+        expected: String,
     },
     /// A branch further than ±32767 instructions.
     #[error("branch out of range in function `{function}`")]
@@ -134,6 +153,8 @@ pub fn compile(mut f: Function, target: Target) -> Result<Compiled> {
     let mut blocks = exec::lower(&mut f, target)?;
     opt::remove_dead(&mut blocks);
     let alloc = regalloc::allocate(&mut f, &mut blocks, target)?;
+    #[cfg(debug_assertions)]
+    verify::check(&f, &blocks, &alloc)?;
     let out = emit::emit(&f, &blocks, &alloc, target)?;
     Ok(Compiled {
         code: out.code,

@@ -193,15 +193,21 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
     }
 
     let data = lower::module_data(&module, &info, loc)?;
+    let job = lower::KernelJob {
+        m: &module,
+        info: &info,
+        data: &data,
+        loc,
+        opts,
+        t: target,
+    };
     let mut kernels = Vec::new();
     // Functions are compiled only where kernels call them (inlined).
     for cb in &info.code_blocks {
         if cb.kind != hsail::validate::SymbolKind::Kernel {
             continue;
         }
-        kernels.push(lower::lower_kernel(
-            &module, &info, &data, cb, loc, opts, target,
-        )?);
+        kernels.push(lower::lower_kernel(&job, cb)?);
     }
     if kernels.is_empty() {
         return Err(Error::Invalid("the module defines no kernel".into()));

@@ -25,6 +25,7 @@ mod call;
 mod cfg;
 mod compare;
 mod convert;
+mod crosslane;
 mod dispatch;
 mod divide;
 mod float;
@@ -174,38 +175,43 @@ struct Cx<'a> {
     restructured: bool,
 }
 
-pub(crate) fn lower_kernel(
-    m: &BrigModule<'_>,
-    info: &hsail::validate::ModuleInfo,
-    data: &ModuleData,
-    cb: &CodeBlock,
-    loc: &Locator<'_>,
-    opts: &Options,
-    t: Target,
-) -> Result<LoweredKernel> {
-    // Without scratch inputs first; with them when registers must spill.
-    match lower_kernel_with(m, info, data, cb, loc, opts, t, false) {
+/// What lowering one kernel needs from the module and the options.
+pub(crate) struct KernelJob<'a> {
+    pub m: &'a BrigModule<'a>,
+    pub info: &'a hsail::validate::ModuleInfo,
+    pub data: &'a ModuleData,
+    pub loc: &'a Locator<'a>,
+    pub opts: &'a Options,
+    pub t: Target,
+}
+
+/// Lowers and compiles kernel `cb`: without scratch inputs first, again
+/// with them when the back end must spill registers.
+pub(crate) fn lower_kernel(job: &KernelJob<'_>, cb: &CodeBlock) -> Result<LoweredKernel> {
+    match lower_kernel_with(job, cb, false) {
         Err(Error::Codegen {
             source: amdgpu_codegen::Error::NeedsScratch { .. },
             ..
-        }) => lower_kernel_with(m, info, data, cb, loc, opts, t, true),
+        }) => lower_kernel_with(job, cb, true),
         other => other,
     }
 }
 
 /// [`lower_kernel`], with the scratch inputs enabled when the kernel has
 /// private variables or `spill_space` is set.
-#[allow(clippy::too_many_arguments)]
 fn lower_kernel_with(
-    m: &BrigModule<'_>,
-    info: &hsail::validate::ModuleInfo,
-    data: &ModuleData,
+    job: &KernelJob<'_>,
     cb: &CodeBlock,
-    loc: &Locator<'_>,
-    opts: &Options,
-    t: Target,
     spill_space: bool,
 ) -> Result<LoweredKernel> {
+    let KernelJob {
+        m,
+        info,
+        data,
+        loc,
+        opts,
+        t,
+    } = *job;
     let name = cb.name.trim_start_matches('&').to_string();
     let brig_err = |e: brig::BrigError| Error::Invalid(e.to_string());
     let (module_syms, code_blocks) = (&info.symbols, &info.code_blocks);
@@ -472,6 +478,7 @@ impl<'a> Cx<'a> {
     /// kernel, and goes to the call's continuation for a function.
     fn lower_body(&mut self, cb: &'a CodeBlock, ret: call::RetTo) -> Result<usize> {
         let brig_err = |e: brig::BrigError| Error::Invalid(e.to_string());
+        self.check_break_policy(cb)?;
         let base = self.f.blocks.len();
         let mut label_block = HashMap::new();
         for (i, b) in cb.blocks.iter().enumerate() {
@@ -688,6 +695,9 @@ impl<'a> Cx<'a> {
                     }
                     BrigOpcode::NOP => Ok(()),
                     BrigOpcode::MOV if type_ == BrigType::B128 => self.lower_mov_b128(ops, &what),
+                    BrigOpcode::CLEARDETECTEXCEPT
+                    | BrigOpcode::SETDETECTEXCEPT
+                    | BrigOpcode::GETDETECTEXCEPT => self.lower_detect(op, ops, &what),
                     _ if type_.is_packed() => self.lower_packed(code, ops, &what),
                     _ if is_float => {
                         let mods = match code {
@@ -730,6 +740,10 @@ impl<'a> Cx<'a> {
             Code::InstSegCvt(c) => self.lower_segcvt(c, ops, &what),
             Code::InstSeg(i) if op == BrigOpcode::NULLPTR => self.lower_nullptr(i, ops),
             Code::InstMemFence(f) => self.lower_memfence(f, &what),
+            Code::InstLane(_) if op == BrigOpcode::ACTIVELANEPERMUTE => {
+                self.lower_permute(type_, ops, &what)
+            }
+            Code::InstLane(_) => self.lower_crosslane(op, ops, &what),
             _ => Err(self.unsupported(what)),
         }
     }

@@ -635,25 +635,6 @@ fn unsupported_instructions_are_located_errors() {
     assert!(err.contains("alloca_u32 $s0"), "{err}");
     let out = hsakit(&["finalize", &src.display().to_string(), "--mcpu", "gfx1030"]);
     assert_eq!(out.status.code(), Some(1));
-    // Exception instructions (PRM 11) are not lowered yet.
-    std::fs::write(
-        &src,
-        "module &m:1:0:$full:$large:$default;\n\
-         kernel &k(kernarg_u64 %p)\n{\n\
-         \tld_kernarg_u64 $d0, [%p];\n\
-         \tld_global_u32 $s0, [$d0];\n\
-         \tgetdetectexcept_u32 $s1;\n\
-         \tst_global_u32 $s1, [$d0];\n\
-         \tret;\n};\n",
-    )
-    .unwrap();
-    let out = hsakit(&["finalize", &src.display().to_string(), "-o", "-"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("bad.hsail:6:2: error: instruction `getdetectexcept_u32`"),
-        "{err}"
-    );
 }
 
 #[test]

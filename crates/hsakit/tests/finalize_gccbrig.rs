@@ -12,6 +12,8 @@
 //! // arg: buf 1024 random      (fill: zero | random | iota32 | f32 | f64 | f16)
 //! // arg: u32 77               (also s32, u64, s64, f32, f64)
 //! // gccbrig: skip REASON      (gccbrig is known wrong: the two targets only)
+//! // targets: differ REASON    (outputs are target-specific, e.g. the clock:
+//! //                            the targets are not compared with each other)
 //! ```
 //!
 //! One `// arg:` line per kernel argument, in order; buffers are passed
@@ -62,6 +64,7 @@ const SCALARS: [ScalarKind; 6] = [
     scalar("f64", "f64", 8),
 ];
 
+/// A [`ScalarKind`] (for the table).
 const fn scalar(name: &'static str, hsakit: &'static str, size: usize) -> ScalarKind {
     ScalarKind { name, hsakit, size }
 }
@@ -84,10 +87,12 @@ struct FloatFormat {
     frac: u32,
 }
 
+/// binary16, binary32 and binary64.
 const F16: FloatFormat = float(2, 5, 10);
 const F32: FloatFormat = float(4, 8, 23);
 const F64: FloatFormat = float(8, 11, 52);
 
+/// A [`FloatFormat`] (for the constants).
 const fn float(bytes: usize, exp: u32, frac: u32) -> FloatFormat {
     FloatFormat { bytes, exp, frac }
 }
@@ -118,6 +123,10 @@ struct Header {
     args: Vec<Arg>,
     /// Why gccbrig is not run (`// gccbrig: skip REASON`).
     skip: Option<String>,
+    /// Why the two targets' outputs are not compared with each other
+    /// (`// targets: differ REASON`, e.g. the clock or `maxwaveid`); both
+    /// must still run, and gccbrig, unless skipped, is compared with each.
+    targets_differ: Option<String>,
 }
 
 /// Parses the header of the leading comment block of `text`; `Ok(None)`
@@ -125,7 +134,7 @@ struct Header {
 fn parse_header(text: &str) -> Result<Option<Header>, String> {
     let mut test = None;
     let mut args = Vec::new();
-    let mut skip = None;
+    let (mut skip, mut targets_differ) = (None, None);
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() {
@@ -141,17 +150,15 @@ fn parse_header(text: &str) -> Result<Option<Header>, String> {
         } else if let Some(rest) = comment.strip_prefix("arg:") {
             args.push(parse_arg_line(rest).map_err(at)?);
         } else if let Some(rest) = comment.strip_prefix("gccbrig:") {
-            let reason = rest.trim().strip_prefix("skip").map(str::trim);
-            match reason {
-                Some(r) if !r.is_empty() => skip = Some(r.to_owned()),
-                _ => return Err(at("expected `// gccbrig: skip REASON`".into())),
-            }
+            skip = Some(reason(rest, "gccbrig", "skip").map_err(at)?);
+        } else if let Some(rest) = comment.strip_prefix("targets:") {
+            targets_differ = Some(reason(rest, "targets", "differ").map_err(at)?);
         }
     }
     let Some((kernel, grid, group)) = test else {
-        return match args.is_empty() && skip.is_none() {
+        return match args.is_empty() && skip.is_none() && targets_differ.is_none() {
             true => Ok(None),
-            false => Err("`// arg:` or `// gccbrig:` without a `// test:` line".into()),
+            false => Err("header lines without a `// test:` line".into()),
         };
     };
     Ok(Some(Header {
@@ -160,7 +167,16 @@ fn parse_header(text: &str) -> Result<Option<Header>, String> {
         group,
         args,
         skip,
+        targets_differ,
     }))
+}
+
+/// The REASON of `// KEY: WORD REASON` (`rest` follows the colon).
+fn reason(rest: &str, key: &str, word: &str) -> Result<String, String> {
+    match rest.trim().strip_prefix(word).map(str::trim) {
+        Some(r) if !r.is_empty() => Ok(r.to_owned()),
+        _ => Err(format!("expected `// {key}: {word} REASON`")),
+    }
 }
 
 /// `kernel=&name grid=X[,Y[,Z]] group=X[,Y[,Z]]`.
@@ -594,14 +610,19 @@ fn check_file(file: &Path, h: &Header, with_gccbrig: bool) -> Vec<String> {
             Err(e) => failures.push(format!("{name}: hsakit run --mcpu {mcpu}: {e}")),
         }
     }
+    let mut with_oracle = false;
     if h.skip.is_none() && with_gccbrig {
         match run_gccbrig(&dir, file, h, &inputs) {
             // The oracle first: every target is compared with it.
-            Ok(out) => runs.insert(0, ("gccbrig".to_owned(), out)),
+            Ok(out) => {
+                runs.insert(0, ("gccbrig".to_owned(), out));
+                with_oracle = true;
+            }
             Err(e) => failures.push(format!("{name}: gccbrig: {e}")),
         }
     }
-    if let Some((reference, others)) = runs.split_first() {
+    let compared = with_oracle || h.targets_differ.is_none();
+    if let Some((reference, others)) = runs.split_first().filter(|_| compared) {
         for (run_name, out) in others {
             let (ref_name, ref_out) = reference;
             failures.extend(compare_runs(&name, h, (ref_name, ref_out), (run_name, out)));
@@ -682,13 +703,19 @@ fn finalizer_matches_gccbrig() {
     );
 }
 
-// Random kernels: integer and f32 code over the instructions the
-// finalizer supports, with divergent if/else, loops of data-dependent length,
-// early loop exits and (where control flow is uniform) exchanges through
-// group memory with barriers; every operation is defined for every input (divisors
-// are made non-zero and positive, shifts take their amount modulo the
-// width, NaN results are made canonical), so gccbrig and the targets must
-// agree bit for bit.
+// Random kernels: integer, bit-string and f32 code over the instructions
+// the finalizer supports, with divergent if/else, loops of data-dependent
+// length, early loop exits, loads and stores of memory only the
+// work-item uses, and (where control flow is uniform) exchanges through
+// group memory with barriers. Every operation gets operands for which the
+// PRM defines its result (divisors non-zero and positive, bit fields
+// inside the register, NaN results made canonical, quiet NaNs only for
+// min/max), so gccbrig and the targets must agree bit for bit.
+//
+// Registers: values `$s1..$s8`, `$d3..$d6`; temporaries `$s9..$s11`,
+// `$s20`, `$s21`, `$s23`, `$s24`, `$d1`, `$d2`, `$d8`; loop counters and bounds
+// `$s12..$s19`; `$d7` and `$s22` address the work-item's own global slot
+// and group word; conditions `$c0..$c3` (by depth) and `$c7`.
 
 /// Value registers of random kernels: `$s1..=$s8` and `$d3..=$d6`, all
 /// loaded from the input and stored to the output.
@@ -707,6 +734,38 @@ const RAND_OPS64: [&str; 11] = [
     "shl_u64", "shr_u64", "shr_s64",
 ];
 
+/// Bit-string, multiply-add and carry instructions (PRM 5.3-5.7), as
+/// templates for [`RandKernel::template`]. Operands are kept where the
+/// PRM defines the result: bit fields within the register (offset plus
+/// width at most its length), 23-bit operands of 24-bit multiplies,
+/// 64-bit divisors positive and at least 2.
+const RAND_BITS: [&str; 24] = [
+    "popcount_u32_b32 {s}, {s}",
+    "popcount_u32_b64 {s}, {d}",
+    "bitrev_b32 {s}, {s}",
+    "bitrev_b64 {d}, {d}",
+    "firstbit_u32_u32 {s}, {s}",
+    "firstbit_u32_s32 {s}, {s}",
+    "firstbit_u32_u64 {s}, {d}",
+    "lastbit_u32_u32 {s}, {s}",
+    "lastbit_u32_s64 {s}, {d}",
+    "and_b32 $s23, {s}, 15; and_b32 $s24, {s}, 15; bitextract_u32 {s}, {s}, $s23, $s24",
+    "and_b32 $s23, {s}, 15; and_b32 $s24, {s}, 15; bitextract_s32 {s}, {s}, $s23, $s24",
+    "and_b32 $s23, {s}, 31; and_b32 $s24, {s}, 31; bitextract_u64 {d}, {d}, $s23, $s24",
+    "and_b32 $s23, {s}, 15; and_b32 $s24, {s}, 15; bitinsert_u32 {s}, {s}, {s}, $s23, $s24",
+    "and_b32 $s23, {s}, 31; and_b32 $s24, {s}, 31; bitinsert_s64 {d}, {d}, {d}, $s23, $s24",
+    "and_b32 $s23, {s}, 15; and_b32 $s24, {s}, 15; bitmask_b32 {s}, $s23, $s24",
+    "bitselect_b32 {s}, {s}, {s}, {s}",
+    "bitselect_b64 {d}, {d}, {d}, {d}",
+    "mad_u32 {s}, {s}, {s}, {s}",
+    "mad_u64 {d}, {d}, {d}, {d}",
+    "and_b32 $s23, {s}, 0x7fffff; and_b32 $s24, {s}, 0x7fffff; mul24_s32 {s}, $s23, $s24",
+    "and_b32 $s23, {s}, 0x7fffff; and_b32 $s24, {s}, 0x7fffff; mad24_u32 {s}, $s23, $s24, {s}",
+    "carry_u32 {s}, {s}, {s}",
+    "borrow_u64 {d}, {d}, {d}",
+    "shr_u64 $d8, {d}, 1; or_b64 $d8, $d8, 2; div_s64 {d}, {d}, $d8; rem_u64 {d}, {d}, $d8",
+];
+
 /// Compare operations of conditions.
 const RAND_CMPS: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
 
@@ -718,16 +777,19 @@ struct RandKernel {
 }
 
 impl RandKernel {
+    /// Appends one instruction (without its `;`).
     fn line(&mut self, inst: &str) {
         self.text.push_str("    ");
         self.text.push_str(inst);
         self.text.push_str(";\n");
     }
 
+    /// A random 32-bit value register.
     fn s(&mut self) -> String {
         format!("$s{}", 1 + self.rng.below(RAND_S as usize))
     }
 
+    /// A random 64-bit value register.
     fn d(&mut self) -> String {
         let n = RAND_D.end() - RAND_D.start() + 1;
         format!("$d{}", RAND_D.start() + self.rng.below(n as usize) as u32)
@@ -745,7 +807,7 @@ impl RandKernel {
     /// One straight-line instruction (or a short defined sequence).
     fn simple(&mut self) {
         let (d, a) = (self.s(), self.s());
-        match self.rng.below(14) {
+        match self.rng.below(16) {
             0..=3 => {
                 let op = *self.rng.pick(&RAND_OPS32);
                 // Often an accumulation, which carries values around loops.
@@ -787,7 +849,11 @@ impl RandKernel {
                 self.line(&format!("{op} {d}, {da}"));
             }
             10 | 11 => self.float_op(&d, &a),
-            _ => self.own_memory(&d),
+            12 | 13 => self.own_memory(&d),
+            _ => {
+                let template = *self.rng.pick(&RAND_BITS);
+                self.template(template);
+            }
         }
     }
 
@@ -816,6 +882,23 @@ impl RandKernel {
             self.line(&format!("st_{seg}_{st} {reg}, {addr}"));
         } else {
             self.line(&format!("ld_{seg}_{ld} {reg}, {addr}"));
+        }
+    }
+
+    /// One instruction (or short sequence) of a [`RAND_BITS`] template,
+    /// each `{s}` replaced by a random `$s` register and `{d}` by a `$d`.
+    fn template(&mut self, template: &str) {
+        let mut text = template.to_owned();
+        while let Some(at) = text.find("{s}").or_else(|| text.find("{d}")) {
+            let reg = if &text[at..at + 3] == "{s}" {
+                self.s()
+            } else {
+                self.d()
+            };
+            text.replace_range(at..at + 3, &reg);
+        }
+        for inst in text.split(';') {
+            self.line(inst.trim());
         }
     }
 
@@ -878,6 +961,7 @@ impl RandKernel {
         c
     }
 
+    /// A fresh label `@WHATn`.
     fn label(&mut self, what: &str) -> String {
         self.labels += 1;
         format!("@{what}{}", self.labels)
@@ -1036,6 +1120,7 @@ fn random_kernels_match_gccbrig() {
                 group: group.into(),
                 args: vec![buf(RAND_BYTES, Fill::Random), buf(RAND_BYTES, Fill::Zero)],
                 skip: None,
+                targets_differ: None,
             };
             (file, h)
         })
@@ -1138,6 +1223,7 @@ fn min_max_of_nans_follow_the_prm() {
             },
         ],
         skip: None,
+        targets_differ: None,
     };
     let file = oracles::workspace_root().join("tests/finalize/minmax_nan.hsail");
     let inputs = vec![bytes(|p| p.0), bytes(|p| p.1), vec![0; 8 * n]];
@@ -1282,6 +1368,11 @@ fn headers_parse_with_located_errors() {
         }
     );
     assert_eq!(h.skip.as_deref(), Some("mulhi ICE"));
+    assert_eq!(h.targets_differ, None);
+    let h = parse_header("// test: kernel=&k grid=1 group=1\n// targets: differ clock")
+        .unwrap()
+        .unwrap();
+    assert_eq!(h.targets_differ.as_deref(), Some("clock"));
     assert_eq!(parse_header("// nothing\nmodule &m;").unwrap(), None);
     for (bad, needle) in [
         ("// test: kernel=&k grid=0 group=1", "line 1: grid="),
@@ -1302,6 +1393,10 @@ fn headers_parse_with_located_errors() {
             "line 2: expected",
         ),
         ("// arg: u32 1", "without a `// test:`"),
+        (
+            "// test: kernel=&k grid=1 group=1\n// targets: same",
+            "line 2: expected `// targets: differ REASON`",
+        ),
     ] {
         let e = parse_header(bad).unwrap_err();
         assert!(e.contains(needle), "{bad:?}: {e}");

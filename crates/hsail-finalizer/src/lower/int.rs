@@ -414,7 +414,7 @@ impl Cx<'_> {
     }
 
     /// The elements of an operand-list operand (`(…)` in the text).
-    fn operand_list(&self, o: OperandOffset) -> Result<Vec<OperandOffset>> {
+    pub(super) fn operand_list(&self, o: OperandOffset) -> Result<Vec<OperandOffset>> {
         match self.m.operand(o) {
             Ok(brig::Operand::OperandList(l)) => self
                 .m

@@ -14,10 +14,32 @@
 
 use amdgpu_codegen::Opnd;
 use amdgpu_isa::gfx9::Operand;
-use brig::{BrigModule, BrigProfile, BrigRound, Code};
+use brig::{
+    BrigControlDirective, BrigModule, BrigOpcode, BrigProfile, BrigRound, Code, OperandOffset,
+};
+use hsail::validate::CodeBlock;
 
-use super::Cx;
+use super::{Cx, Src, const_of, r};
 use crate::Result;
+
+/// `simm16` of `hwreg(HW_REG_TRAPSTS, 0, 6)`: the EXCP status bits the
+/// hardware sets (sticky) when a float exception occurs, whether or not
+/// its trap is enabled.
+const HWREG_TRAPSTS_EXCP: i64 = 3 | (6 - 1) << 11;
+
+/// The TRAPSTS.EXCP bit of each DETECT exception bit of PRM 11.2, in
+/// order: INVALID_OPERATION (invalid), DIVIDE_BY_ZERO (float divide by
+/// zero), OVERFLOW, UNDERFLOW, INEXACT. EXCP bit 1 (input denormal) has
+/// no HSAIL exception. The order is that of the exception enables in
+/// COMPUTE_PGM_RSRC2 bits 24..30 (AMDGPUUsage).
+const EXCP_OF_DETECT: [u32; 5] = [0, 2, 3, 4, 5];
+
+/// The TRAPSTS.EXCP bits of a DETECT exception mask.
+fn excp_bits(detect: u64) -> u32 {
+    (0..5)
+        .filter(|&i| detect >> i & 1 != 0)
+        .fold(0, |acc, i| acc | 1 << EXCP_OF_DETECT[i])
+}
 
 /// A float format: which MODE fields apply to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,17 +188,10 @@ impl Cx<'_> {
         Ok(out)
     }
 
-    /// `s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), bits`, after an
-    /// `s_nop` when the previous instruction also wrote MODE (a setreg
-    /// right after a setreg of the same register is a hazard).
+    /// `s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 8), bits`. A setreg right
+    /// after another is a hazard; the back end's hazard recognizer
+    /// (`amdgpu_codegen::hazard`) separates them.
     fn set_mode(&mut self, m: FpMode) -> Result<()> {
-        let after_setreg = self.f.blocks[self.cur]
-            .insts
-            .last()
-            .is_some_and(|i| i.def.mnemonic == "s_setreg_imm32_b32");
-        if after_setreg {
-            self.emit("s_nop", vec![Opnd::imm(1)])?;
-        }
         self.emit(
             "s_setreg_imm32_b32",
             vec![
@@ -184,5 +199,77 @@ impl Cx<'_> {
                 Opnd::Fixed(Operand::Literal(m.bits())),
             ],
         )
+    }
+
+    /// `cleardetectexcept`, `setdetectexcept` and `getdetectexcept` (PRM
+    /// 11.2): the wave's DETECT flags are TRAPSTS.EXCP, which the hardware
+    /// accumulates for every wave; set and clear rewrite it.
+    pub(super) fn lower_detect(
+        &mut self,
+        op: BrigOpcode,
+        ops: &[OperandOffset],
+        what: &str,
+    ) -> Result<()> {
+        let &[operand] = ops else {
+            return Err(self.unsupported(what.to_string()));
+        };
+        let excp = self.stemp(1);
+        self.emit("s_nop", vec![Opnd::imm(1)])?;
+        self.emit("s_getreg_b32", vec![r(excp), Opnd::imm(HWREG_TRAPSTS_EXCP)])?;
+        if op == BrigOpcode::GETDETECTEXCEPT {
+            let d = self.dst(operand)?;
+            // DETECT bit 0 is EXCP bit 0; bits 1..4 are EXCP bits 2..5.
+            let high = self.stemp(1);
+            self.emit("s_lshr_b32", vec![r(high), r(excp), Opnd::constant(1)])?;
+            self.emit("s_and_b32", vec![r(high), r(high), Opnd::constant(0x1e)])?;
+            self.emit("s_and_b32", vec![r(excp), r(excp), Opnd::constant(1)])?;
+            self.emit("s_or_b32", vec![r(excp), r(excp), r(high)])?;
+            return self.emit("v_mov_b32", vec![r(d), r(excp)]);
+        }
+        let Src::Const(mask) = self.src(operand)? else {
+            return Err(self.unsupported(format!("{what} of a register")));
+        };
+        let bits = excp_bits(mask);
+        if op == BrigOpcode::SETDETECTEXCEPT {
+            self.emit("s_or_b32", vec![r(excp), r(excp), Opnd::constant(bits)])?;
+        } else {
+            self.emit("s_and_b32", vec![r(excp), r(excp), Opnd::constant(!bits)])?;
+        }
+        self.emit("s_setreg_b32", vec![Opnd::imm(HWREG_TRAPSTS_EXCP), r(excp)])?;
+        self.emit("s_nop", vec![Opnd::imm(1)])
+    }
+
+    /// Refuses `enablebreakexceptions` with any of the five exceptions in
+    /// code block `cb` (PRM 13.4: the finalizer must report an error for an
+    /// exception the BREAK policy does not support, and there is no trap
+    /// handler to break to). DETECT needs nothing: the flags are always
+    /// recorded.
+    pub(super) fn check_break_policy(&mut self, cb: &CodeBlock) -> Result<()> {
+        let (start, end) = (cb.start.get(), cb.end.get());
+        let mut at = None;
+        for entry in self.m.code_entries() {
+            let Ok((offset, Code::DirectiveControl(d))) = entry else {
+                continue;
+            };
+            let in_block = (start..end).contains(&offset.get());
+            if !in_block || d.control != BrigControlDirective::ENABLEBREAKEXCEPTIONS {
+                continue;
+            }
+            let mask = self
+                .m
+                .operand_list(d.operands)
+                .ok()
+                .and_then(|ops| ops.first().and_then(|&o| const_of(self.m, o)));
+            if mask.is_none_or(|m| m & 0x1f != 0) {
+                at = Some(offset.get());
+            }
+        }
+        match at {
+            Some(offset) => {
+                self.at = offset;
+                Err(self.unsupported("the BREAK exception policy (enablebreakexceptions)".into()))
+            }
+            None => Ok(()),
+        }
     }
 }
