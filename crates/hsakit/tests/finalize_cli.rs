@@ -538,6 +538,11 @@ fn all_kernels() -> Vec<String> {
     let mut files: Vec<String> =
         oracles::files_with_extension(&root().join("tests/finalize"), "hsail")
             .into_iter()
+            // `pending_*` kernels document what the finalizer cannot do yet.
+            .filter(|p| {
+                !p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("pending_"))
+            })
             .map(|p| p.display().to_string())
             .collect();
     files.push(
