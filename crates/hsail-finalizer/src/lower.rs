@@ -34,8 +34,12 @@ mod int;
 mod ldst;
 mod memory;
 mod mode;
+mod multimedia;
 mod packed;
+mod packed64;
+mod packed_float;
 mod private;
+mod quad;
 
 pub(crate) use globals::{ModuleData, module_data};
 
@@ -586,6 +590,9 @@ impl<'a> Cx<'a> {
     }
 
     fn src(&mut self, o: OperandOffset) -> Result<Src> {
+        if let Some(v) = self.wide_const(o)? {
+            return Ok(Src::Reg(v));
+        }
         if let Some(c) = const_of(self.m, o) {
             return Ok(Src::Const(c));
         }
@@ -661,6 +668,13 @@ impl<'a> Cx<'a> {
         match code {
             Code::InstBasic(_) | Code::InstMod(_) => {
                 let is_float = ty(type_).is_some_and(|(k, _)| k == Kind::F);
+                if multimedia::BASIC.contains(&op) {
+                    return self.lower_multimedia(op, ops, &what);
+                }
+                let elem = ty(type_.element_type());
+                if type_.is_packed() && elem.is_some_and(|(k, w)| k == Kind::F || w == 64) {
+                    return self.lower_packed_float(op, type_, code, ops, &what);
+                }
                 if let Code::InstMod(md) = code
                     && !is_float
                 {
@@ -680,6 +694,7 @@ impl<'a> Cx<'a> {
                         self.lower_dispatch(op, type_, ops, &what)
                     }
                     BrigOpcode::NOP => Ok(()),
+                    BrigOpcode::MOV if type_ == BrigType::B128 => self.lower_mov_b128(ops, &what),
                     BrigOpcode::CLEARDETECTEXCEPT
                     | BrigOpcode::SETDETECTEXCEPT
                     | BrigOpcode::GETDETECTEXCEPT => self.lower_detect(op, ops, &what),
@@ -700,8 +715,17 @@ impl<'a> Cx<'a> {
                     _ => self.lower_alu(op, type_, ops, &what),
                 }
             }
+            Code::InstCmp(c)
+                if c.source_type.is_packed()
+                    && ty(c.source_type.element_type()).is_some_and(|(_, w)| w == 64) =>
+            {
+                self.lower_cmp_packed64(c, ops, &what)
+            }
             Code::InstCmp(c) => self.lower_cmp(c, ops, &what),
             Code::InstSourceType(c) if op == BrigOpcode::CLASS => self.lower_class(c, ops, &what),
+            Code::InstSourceType(st) if multimedia::SOURCE_TYPE.contains(&op) => {
+                self.lower_multimedia_st(op, st.source_type, ops, &what)
+            }
             Code::InstSourceType(st) => self.lower_source_type(st, ops, &what),
             Code::InstCvt(c) => self.lower_cvt(c, ops, &what),
             Code::InstMem(mem) => match op {

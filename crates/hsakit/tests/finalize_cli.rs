@@ -538,6 +538,11 @@ fn all_kernels() -> Vec<String> {
     let mut files: Vec<String> =
         oracles::files_with_extension(&root().join("tests/finalize"), "hsail")
             .into_iter()
+            // `pending_*` kernels document what the finalizer cannot do yet.
+            .filter(|p| {
+                !p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("pending_"))
+            })
             .map(|p| p.display().to_string())
             .collect();
     files.push(
@@ -620,7 +625,7 @@ fn unsupported_instructions_are_located_errors() {
          kernel &k(kernarg_u64 %p)\n{\n\
          \tld_kernarg_u64 $d0, [%p];\n\
          \tld_global_u32 $s0, [$d0];\n\
-         \tadd_pp_f16x2 $s0, $s0, $s0;\n\
+         \talloca_u32 $s0, 4;\n\
          \tst_global_u32 $s0, [$d0];\n\
          \tret;\n};\n",
     )
@@ -629,31 +634,12 @@ fn unsupported_instructions_are_located_errors() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("bad.hsail:6:2: error: instruction `add_f16x2`"),
+        err.contains("bad.hsail:6:2: error: instruction `alloca_u32`"),
         "{err}"
     );
-    assert!(err.contains("add_pp_f16x2 $s0"), "{err}");
+    assert!(err.contains("alloca_u32 $s0"), "{err}");
     let out = hsakit(&["finalize", &src.display().to_string(), "--mcpu", "gfx1030"]);
     assert_eq!(out.status.code(), Some(1));
-    // Multimedia instructions are not lowered yet.
-    std::fs::write(
-        &src,
-        "module &m:1:0:$full:$large:$default;\n\
-         kernel &k(kernarg_u64 %p)\n{\n\
-         \tld_kernarg_u64 $d0, [%p];\n\
-         \tld_global_u32 $s0, [$d0];\n\
-         \tsad_u32_u8x4 $s1, $s0, $s0, $s0;\n\
-         \tst_global_u32 $s1, [$d0];\n\
-         \tret;\n};\n",
-    )
-    .unwrap();
-    let out = hsakit(&["finalize", &src.display().to_string(), "-o", "-"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("bad.hsail:6:2: error: instruction `sad_u32`"),
-        "{err}"
-    );
 }
 
 #[test]

@@ -290,7 +290,9 @@ impl<'a> Cx<'a> {
             op.short_name().unwrap_or("?").to_ascii_lowercase(),
             t.short_name().unwrap_or("?").to_ascii_lowercase()
         );
-        let Some((kind, bits)) = ty(t) else {
+        // `b128` (a `$q` register) moves four dwords.
+        let wide = (t == brig::BrigType::B128).then_some((super::Kind::B, 128));
+        let Some((kind, bits)) = ty(t).or(wide) else {
             return Err(self.unsupported(what));
         };
         let Some(Ok(brig::Operand::Address(a))) = ops.get(1).map(|&o| self.m.operand(o)) else {

@@ -100,13 +100,28 @@ impl Cx<'_> {
             return Err(self.unsupported(what.to_string()));
         };
         let ftz = c.modifier.raw() & BrigAluModifierMask::FTZ.raw() != 0;
-        let Some((opname, suffix)) = cmp_op(kind, bits, c.compare) else {
-            return Err(self.unsupported(what.to_string()));
-        };
         let d = self.dst(ops[0])?;
         let s = self.srcs(ops, 1)?;
+        self.cmp_to_vcc(kind, bits, c.compare, ftz, &s, what)?;
+        self.vcc_to_value(d, dwords, truth)
+    }
+
+    /// VCC = `s[0] op s[1]` compared as `kind`/`bits` (also one element
+    /// of a packed `cmp` with 64-bit elements, `packed64.rs`).
+    pub(super) fn cmp_to_vcc(
+        &mut self,
+        kind: Kind,
+        bits: u32,
+        op: C,
+        ftz: bool,
+        s: &[Src],
+        what: &str,
+    ) -> Result<()> {
+        let Some((opname, suffix)) = cmp_op(kind, bits, op) else {
+            return Err(self.unsupported(what.to_string()));
+        };
         let mut v = Vec::with_capacity(2);
-        for &x in &s {
+        for &x in s {
             let o = if bits == 64 {
                 pair(self.val64(x)?)
             } else {
@@ -121,8 +136,7 @@ impl Cx<'_> {
         self.emit(
             &format!("v_cmp_{opname}_{suffix}_e64"),
             vec![Opnd::vcc(), v[0], v[1]],
-        )?;
-        self.vcc_to_value(d, dwords, truth)
+        )
     }
 
     /// Packed `cmp` (§5.18, Table 5-25): each destination element all

@@ -111,10 +111,24 @@ impl Cx<'_> {
         };
         let d = self.dst(ops[0])?;
         let s = self.srcs(ops, 1)?;
+        self.float_op(op, f, d, &s, what, mods)
+    }
+
+    /// A float operation of format `f` on values: `d = op(s…)` (also one
+    /// element of a packed operation, `packed_float.rs`).
+    pub(super) fn float_op(
+        &mut self,
+        op: BrigOpcode,
+        f: Fmt,
+        d: VReg,
+        s: &[Src],
+        what: &str,
+        mods: FloatMods,
+    ) -> Result<()> {
         if let Some(&(_, stem, e64)) = ARITH.iter().find(|(o, ..)| *o == op) {
             let (mn, neg) = arith_mnemonic(stem, e64, f);
             let mut v = vec![self.fdst(d, f)];
-            for &x in &s {
+            for &x in s {
                 let x = self.fval(x, f)?;
                 // min/max do not flush in hardware: flush their inputs.
                 let minmax = matches!(op, BrigOpcode::MIN | BrigOpcode::MAX);
@@ -134,7 +148,7 @@ impl Cx<'_> {
             }
             let mn = format!("{stem}_{}", suffix(f));
             let mut v = vec![self.fdst(d, f)];
-            for &x in &s {
+            for &x in s {
                 v.push(self.fval(x, f)?);
             }
             return self.emit(&mn, v);

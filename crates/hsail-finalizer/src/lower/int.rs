@@ -222,6 +222,25 @@ impl Cx<'_> {
         }
     }
 
+    /// A 64-bit integer operation on values (one element of a `u64x2` or
+    /// `s64x2` operation, `packed64.rs`).
+    pub(super) fn alu64(
+        &mut self,
+        op: BrigOpcode,
+        signed: bool,
+        d: VReg,
+        s: &[Src],
+        what: &str,
+    ) -> Result<()> {
+        self.lower_alu64(IntInst {
+            op,
+            signed,
+            d,
+            s,
+            what,
+        })
+    }
+
     /// 64-bit integer operations.
     fn lower_alu64(&mut self, i: IntInst<'_>) -> Result<()> {
         let IntInst {
@@ -352,8 +371,8 @@ impl Cx<'_> {
         Ok(())
     }
 
-    /// `combine_v2_b64_b32` and `expand_v2_b32_b64` (§5.8); the 128-bit
-    /// forms need `$q` registers, which are not supported yet.
+    /// `combine` and `expand` (§5.8): the parts are consecutive dwords of
+    /// the `$d` or `$q` register (`part_dwords` in `quad.rs`).
     pub(super) fn lower_combine_expand(
         &mut self,
         op: BrigOpcode,
@@ -365,24 +384,24 @@ impl Cx<'_> {
         };
         if op == BrigOpcode::COMBINE {
             let parts = self.operand_list(second)?;
-            if parts.len() != 2 {
-                return Err(self.unsupported(format!("{what} of {} parts", parts.len())));
-            }
+            let per = self.part_dwords(first, parts.len(), what)?;
             let d = self.dst(first)?;
-            for (i, &p) in (0u8..).zip(&parts) {
+            for (k, &p) in (0u8..).zip(&parts) {
                 let s = self.src(p)?;
-                self.copy_dword(dw(d, i), s, 0)?;
+                for i in 0..per {
+                    self.copy_dword(dw(d, k * per + i), s, i)?;
+                }
             }
             Ok(())
         } else {
             let parts = self.operand_list(first)?;
-            if parts.len() != 2 {
-                return Err(self.unsupported(format!("{what} to {} parts", parts.len())));
-            }
+            let per = self.part_dwords(second, parts.len(), what)?;
             let s = self.src(second)?;
-            for (i, &p) in (0u8..).zip(&parts) {
+            for (k, &p) in (0u8..).zip(&parts) {
                 let d = self.dst(p)?;
-                self.copy_dword(r(d), s, i)?;
+                for i in 0..per {
+                    self.copy_dword(dw(d, i), s, k * per + i)?;
+                }
             }
             Ok(())
         }

@@ -6,7 +6,8 @@
 //! element type), computed with 32-bit instructions, saturated if the
 //! control says so, and the results are packed back. Narrow elements
 //! compute exactly in 32 bits, so truncating the result wraps as the PRM
-//! requires. 128-bit packed types need `$q` registers (not supported yet).
+//! requires. 128-bit packed types live in `$q` registers (`quad.rs`);
+//! types with 64-bit elements (`u64x2`, `s64x2`) are not supported yet.
 
 use amdgpu_codegen::{Opnd, VReg};
 use brig::{BrigOpcode, BrigPack, BrigType, Code, OperandOffset};
@@ -23,11 +24,12 @@ pub(super) struct Layout {
 }
 
 impl Layout {
-    /// The layout of a 32- or 64-bit packed type.
+    /// The layout of a 32-, 64- or 128-bit packed type with elements of
+    /// at most 32 bits (64-bit elements are not supported yet).
     pub(super) fn of(t: BrigType) -> Option<Layout> {
         let (kind, w) = ty(t.element_type())?;
         let n = t.packed_count();
-        (t.is_packed() && matches!(w * n, 32 | 64)).then_some(Layout {
+        (t.is_packed() && w <= 32 && matches!(w * n, 32 | 64 | 128)).then_some(Layout {
             w,
             n,
             signed: kind == Kind::S,
@@ -201,7 +203,11 @@ impl<'c> Cx<'c> {
     ) -> Result<()> {
         let pack = st.base.opcode == BrigOpcode::PACK;
         let packed_type = if pack { st.base.type_ } else { st.source_type };
-        let (Some(lay), Some(&dst)) = (Layout::of(packed_type), ops.first()) else {
+        let lay = Layout::of(packed_type).filter(|l| l.w * l.n <= 64);
+        if lay.is_none() {
+            return self.pack_unpack128(pack, packed_type, ops, what);
+        }
+        let (Some(lay), Some(&dst)) = (lay, ops.first()) else {
             return Err(self.unsupported(what.to_string()));
         };
         let d = self.dst(dst)?;
