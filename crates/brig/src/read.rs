@@ -342,11 +342,13 @@ impl<'a> Code<'a> {
     /// [`BrigModule::code_bytes`] returns them) as what
     /// [`BrigModule::code`] returns; `None` when they are too small for
     /// the entry's kind.
+    #[inline]
     pub fn decode(bytes: &'a [u8]) -> Option<Self> {
         Self::from_bytes(bytes)
     }
 
     /// The entry's [`BrigBase`].
+    #[inline]
     pub fn base(&self) -> &'a BrigBase {
         match *self {
             Code::DirectiveArgBlockEnd(e) | Code::DirectiveArgBlockStart(e) => &e.base,
@@ -387,11 +389,13 @@ impl<'a> Code<'a> {
     }
 
     /// The entry kind.
+    #[inline]
     pub fn kind(&self) -> BrigKind {
         self.base().kind
     }
 
     /// The common instruction part, if this is an instruction.
+    #[inline]
     pub fn inst(&self) -> Option<&'a BrigInstBase> {
         Some(match *self {
             Code::InstAddr(i) => &i.base,
@@ -464,11 +468,13 @@ impl<'a> Operand<'a> {
     /// [`BrigModule::operand_bytes`] returns them) as what
     /// [`BrigModule::operand`] returns; `None` when they are too small for
     /// the entry's kind.
+    #[inline]
     pub fn decode(bytes: &'a [u8]) -> Option<Self> {
         Self::from_bytes(bytes)
     }
 
     /// The entry's [`BrigBase`].
+    #[inline]
     pub fn base(&self) -> &'a BrigBase {
         match *self {
             Operand::Address(e) => &e.base,
@@ -488,6 +494,7 @@ impl<'a> Operand<'a> {
     }
 
     /// The entry kind.
+    #[inline]
     pub fn kind(&self) -> BrigKind {
         self.base().kind
     }

@@ -433,6 +433,13 @@ fn shape_operand(m: &Index<'_>, k: &mut ShapeBuf, o: Operand<'_>, in_list: bool)
 /// registers recorded ([`check_inst_memo`]).
 pub type InstMemo = super::index::FastSet<Shape>;
 
+/// An empty [`InstMemo`] for module `m`, with room for as many shapes as
+/// a module of its size usually has (about one per eight code entries),
+/// so it seldom grows.
+pub fn memo_for(m: &Index<'_>) -> InstMemo {
+    InstMemo::with_capacity_and_hasher(m.code_count() / 8, Default::default())
+}
+
 /// [`check_inst`], skipped for an instruction whose shape already passed
 /// (its registers are still recorded, as `check_inst` records them).
 #[allow(clippy::too_many_arguments)]

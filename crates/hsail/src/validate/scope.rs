@@ -111,7 +111,7 @@ pub fn analyze(
         },
         module_vars: FastSet::default(),
         first_decl: FastMap::default(),
-        memo: memo.then(inst::InstMemo::default),
+        memo: memo.then(|| inst::memo_for(m)),
         structural: false,
         want_info,
     };
@@ -238,7 +238,7 @@ pub fn analyze(
                     env,
                     module_vars,
                     first_decl,
-                    memo: memo.then(inst::InstMemo::default),
+                    memo: memo.then(|| inst::memo_for(m)),
                     structural: false,
                     want_info,
                 };
