@@ -50,10 +50,10 @@ fn gfx942_kernarg_ids_and_flat_scratch() {
   scratch_store_dword off, v5, off offset:12
   s_waitcnt vmcnt(0)
   scratch_load_dword v6, v4, off
-  v_mov_b32 v7, 12
+  v_mov_b32 v10, 12
   s_mov_b32 s11, src_private_base
-  v_mov_b32 v8, s11
-  flat_load_dword v9, v[7:8]
+  v_mov_b32 v11, s11
+  flat_load_dword v9, v[10:11]
   s_waitcnt vmcnt(0) lgkmcnt(0)
 ";
     let waves = run_asm(&k, body, &mem, &[1, 0, 0, 0, 42, 0, 0, 0]).unwrap();
