@@ -324,6 +324,10 @@ impl Shape {
             },
         };
         // BrigInstBase: base (4), opcode (2), type (2), operands (4).
+        let opcode = Op::new(u16::from_le_bytes([*bytes.get(4)?, *bytes.get(5)?]));
+        if immediate_max(opcode).is_some() {
+            return None;
+        }
         k.push(bytes.get(..8)?)?;
         k.push(bytes.get(12..)?)?;
         // The equivalence class of memory instructions is not checked
@@ -387,16 +391,20 @@ fn shape_operand(m: &Index<'_>, k: &mut ShapeBuf, o: Operand<'_>, in_list: bool)
                     _ => return None,
                 },
             };
-            let seg = match a.symbol.non_null() {
-                None => 0xff,
+            // The variable's segment, and its type when opaque (ld/st
+            // must then use that type, PRM 6.3).
+            let (seg, opaque) = match a.symbol.non_null() {
+                None => (0xff, [0; 2]),
                 Some(s) => match m.try_code(s)? {
-                    Code::DirectiveVariable(v) => v.segment.raw(),
-                    _ => 0xfe,
+                    Code::DirectiveVariable(v) => {
+                        (v.segment.raw(), opaque_type(v).raw().to_le_bytes())
+                    }
+                    _ => (0xfe, [0; 2]),
                 },
             };
             let off = a.offset.get();
             let wide = off > u64::from(u32::MAX) && (off as i64) < i64::from(i32::MIN);
-            k.put([4, reg[0], reg[1], seg, u8::from(wide)])
+            k.put([4, reg[0], reg[1], seg, u8::from(wide), opaque[0], opaque[1]])
         }
         Operand::CodeRef(r) if !in_list => {
             let kind = m.try_code(r.ref_)?.kind().raw().to_le_bytes();
@@ -736,13 +744,7 @@ fn check_operand(cx: &mut Cx<'_, '_, '_>, i: usize, kind: Opnd, o: Operand<'_>) 
             }
         }
         Opnd::Src(t) => check_source(cx, i, o, resolve(cx, t), true),
-        Opnd::Imm(t) => {
-            if matches!(o, Operand::ConstantBytes(_) | Operand::Wavesize(_)) {
-                check_source(cx, i, o, resolve(cx, t), true);
-            } else {
-                cx.op_err(R, i, format!("{} needs an immediate here", cx.mnemonic()));
-            }
-        }
+        Opnd::Imm(t) => check_immediate(cx, i, o, resolve(cx, t)),
         Opnd::SrcVec(t) => {
             let t = resolve(cx, t);
             if let Operand::OperandList(l) = o {
@@ -776,6 +778,54 @@ fn check_operand(cx: &mut Cx<'_, '_, '_>, i: usize, kind: Opnd, o: Operand<'_>) 
         Opnd::FunctionList => check_code_list(cx, i, o, BrigKind::DIRECTIVE_FUNCTION, "functions"),
         Opnd::ArgList => check_code_list(cx, i, o, BrigKind::DIRECTIVE_VARIABLE, "variables"),
         Opnd::Handle => check_register(cx, i, o, Some(BrigType::B64), false),
+    }
+}
+
+/// An operand that must be a constant (PRM 18.7 `number`): never a
+/// register or WAVESIZE (dimNumber 11.1, exceptionsNumber 11.2, shuffle 5.9,
+/// unpackcvt 5.15), and in range where the PRM gives one.
+fn check_immediate(cx: &mut Cx<'_, '_, '_>, i: usize, o: Operand<'_>, t: Option<BrigType>) {
+    let prm = cx.rule.prm;
+    let Operand::ConstantBytes(c) = o else {
+        let what = if matches!(o, Operand::Wavesize(_)) {
+            "WAVESIZE is not allowed"
+        } else {
+            "a constant is required"
+        };
+        cx.op_err(prm, i, format!("{} operand {i}: {what}", cx.mnemonic()));
+        return;
+    };
+    check_source(cx, i, o, t, true);
+    let Some(max) = immediate_max(cx.v.opcode) else {
+        return;
+    };
+    let bytes = cx.m.data_bytes(c.bytes).unwrap_or_default();
+    let value = bytes
+        .iter()
+        .take(8)
+        .rev()
+        .fold(0u64, |v, &b| (v << 8) | u64::from(b));
+    if value > max {
+        let msg = format!("{} operand {i} is {value}, not 0 to {max}", cx.mnemonic());
+        cx.op_err(prm, i, msg);
+    }
+}
+
+/// The largest value of the constant operand of `op` where the PRM bounds
+/// it: unpackcvt's element (5.15), the dimension of the dispatch queries
+/// (11.1). Instructions with such a value are not remembered by shape
+/// ([`Shape::of`]), which leaves constant values out.
+fn immediate_max(op: Op) -> Option<u64> {
+    match op {
+        Op::UNPACKCVT => Some(3),
+        Op::CURRENTWORKGROUPSIZE
+        | Op::GRIDGROUPS
+        | Op::GRIDSIZE
+        | Op::WORKGROUPID
+        | Op::WORKGROUPSIZE
+        | Op::WORKITEMABSID
+        | Op::WORKITEMID => Some(2),
+        _ => None,
     }
 }
 
@@ -846,7 +896,7 @@ fn check_source(cx: &mut Cx<'_, '_, '_>, i: usize, o: Operand<'_>, t: Option<Bri
                 && (t.is_float()
                     || t.is_packed()
                     || !matches!(t.base_class(), BaseClass::U | BaseClass::S | BaseClass::B)
-                    || t == BrigType::B1)
+                    || t.byte_size().unwrap_or(0) > 8)
             {
                 cx.op_err(
                     "PRM 2.6.2",
@@ -952,12 +1002,24 @@ fn check_address(cx: &mut Cx<'_, '_, '_>, i: usize, a: &brig::BrigOperandAddress
             cx.op_err("PRM 2.9", i, msg);
         }
     }
-    let var_segment = match a.symbol.non_null().map(|sym| cx.m.code(sym)) {
-        Some(Ok(Code::DirectiveVariable(var))) => Some(var.segment),
+    let var = match a.symbol.non_null().map(|sym| cx.m.code(sym)) {
+        Some(Ok(Code::DirectiveVariable(var))) => Some(var),
         _ => None,
     };
+    let var_segment = var.map(|v| v.segment);
+    if var.is_none() && matches!(seg, Seg::ARG | Seg::SPILL) {
+        let msg = format!(
+            "an address in the {} segment must name a variable: the address of an arg or spill variable cannot be taken (no lda)",
+            seg_name(seg)
+        );
+        cx.op_err("PRM 5.8", i, msg);
+    }
+    if let Some(v) = var
+        && matches!(cx.v.opcode, Op::LD | Op::ST)
+    {
+        check_opaque_variable(cx, i, v);
+    }
     if let Some(var_segment) = var_segment
-        && seg != Seg::FLAT
         && var_segment != seg
         && cx.v.opcode != Op::LDA
     {
@@ -970,7 +1032,6 @@ fn check_address(cx: &mut Cx<'_, '_, '_>, i: usize, a: &brig::BrigOperandAddress
     }
     if let Some(var_segment) = var_segment
         && cx.v.opcode == Op::LDA
-        && seg != Seg::FLAT
         && var_segment != seg
     {
         cx.op_err(
@@ -990,6 +1051,34 @@ fn check_address(cx: &mut Cx<'_, '_, '_>, i: usize, a: &brig::BrigOperandAddress
             i,
             format!("address offset {off:#x} does not fit a 32-bit address"),
         );
+    }
+}
+
+/// The element type of `v` when it is opaque (image, sampler, signal);
+/// `NONE` otherwise.
+fn opaque_type(v: &brig::BrigDirectiveVariable) -> BrigType {
+    let t = v.type_.array_element().unwrap_or(v.type_);
+    if t.base_class() == BaseClass::Opaque {
+        t
+    } else {
+        BrigType::NONE
+    }
+}
+
+/// PRM 6.3, 6.4: an opaque value is loaded and stored with its own type,
+/// so when the instruction type or the variable's type is opaque both are
+/// the same.
+fn check_opaque_variable(cx: &mut Cx<'_, '_, '_>, i: usize, v: &brig::BrigDirectiveVariable) {
+    let var_ty = v.type_.array_element().unwrap_or(v.type_);
+    let ty = cx.v.ty;
+    let opaque = |t: BrigType| t.base_class() == BaseClass::Opaque;
+    if (opaque(ty) || opaque(var_ty)) && ty != var_ty {
+        let msg = format!(
+            "{} of a {} variable: opaque values are accessed with their own type",
+            tname(ty),
+            tname(var_ty)
+        );
+        cx.op_err(cx.rule.prm, i, msg);
     }
 }
 
