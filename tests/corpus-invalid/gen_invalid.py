@@ -105,6 +105,20 @@ case('alloca_in_arg_block', '10.2', 'no alloca in an arg block', '{\n\t\talloca_
 case('signal_value_size', '6.8', 'signal values are 32 bits in the small model', 'signal_wait_eq_scacq_s64_sig32 $d0, $d1, 0;', hdr='fs')
 case('requireddim_range', '13.4', 'requireddim is 1, 2 or 3', 'requireddim 4;')
 case('control_zero_size', '13.4', 'sizes in control directives are greater than 0', 'maxflatworkgroupsize 0;')
+# ---- found by mutating valid programs against HSAILasm (scripts/mutate_validate.py)
+case('flat_variable_address', '4.18', 'a flat address cannot name a variable', 'ld_u32 $s1, [&g];', pre='global_u32 &g;')
+case('wavesize_b128', '2.6.2', 'WAVESIZE stands for values of at most 64 bits', 'mov_b128 $q1, WAVESIZE;')
+case('dimension_range', '11.1', 'dimNumber is 0, 1 or 2', 'workitemid_u32 $s1, 3;')
+case('dimension_wavesize', '11.1', 'dimNumber cannot be WAVESIZE', 'gridsize_u32 $s1, WAVESIZE;')
+case('unpackcvt_range', '5.15', 'the unpackcvt element is 0, 1, 2 or 3', 'unpackcvt_f32_u8x4 $s1, $s2, 4;')
+case('detectexcept_wavesize', '11.2', 'exceptionsNumber cannot be WAVESIZE', 'setdetectexcept_u32 WAVESIZE;')
+case('signal_handle_immediate', '4.16', 'the signal operand is a register (18.7.2)', 'signalnoret_add_rlx_u64_sig64 0, $d1;')
+case('cmp_subword_source', '5.18', 'compare sources are 32 or 64 bits (16 only for f16)', 'cmp_eq_b1_u16 $c1, $s1, $s2;')
+case('spill_address_register', '5.8', 'spill addresses name a variable (their address cannot be taken)', 'ld_spill_u32 $s1, [$s2];')
+case('ld_opaque_type_mismatch', '6.3', 'an opaque variable is loaded with its own type', 'ld_global_u64 $d1, [&s];', pre='global_sig64 &s;')
+case('ld_opaque_of_plain_variable', '6.3', 'an opaque type is loaded only from a variable of that type', 'ld_global_sig64 $d1, [&u];', pre='global_u64 &u;')
+case('vector_suffix_count', '4.17', '_vN matches the number of vector elements', 'ld_v2_u32 ($s1, $s2, $s3), [$d1];')
+case('flat_segment_suffix', '4.18', 'flat addresses have no segment modifier (no _flat)', 'ld_flat_u32 $s1, [$d1];')
 
 EXTRA = {
  'register_size': ['// variant: add_u64 $d1, $s2, $d3; => add_u32 $s1, $s2, $s3;', '// patch: InstBasic 0 6:2 4'],

@@ -26,6 +26,29 @@ fn root() -> PathBuf {
 /// whose trimmed text is `text`); when `operand` is given, the caret must
 /// start at that text in the line.
 const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
+    ("cmp_subword_source", "cmp_eq_b1_u16", 0, None),
+    (
+        "detectexcept_wavesize",
+        "setdetectexcept_u32",
+        0,
+        Some("WAVESIZE"),
+    ),
+    ("dimension_range", "workitemid_u32", 0, Some("3;")),
+    ("dimension_wavesize", "gridsize_u32", 0, Some("WAVESIZE")),
+    ("flat_segment_suffix", "ld_flat_u32", 0, None),
+    ("flat_variable_address", "ld_u32", 0, Some("[&g]")),
+    (
+        "ld_opaque_of_plain_variable",
+        "ld_global_sig64",
+        0,
+        Some("[&u]"),
+    ),
+    ("ld_opaque_type_mismatch", "ld_global_u64", 0, Some("[&s]")),
+    ("signal_handle_immediate", "signalnoret_add", 0, Some("0,")),
+    ("spill_address_register", "ld_spill_u32", 0, Some("[$s2]")),
+    ("unpackcvt_range", "unpackcvt_f32_u8x4", 0, Some("4;")),
+    ("vector_suffix_count", "ld_v2_u32", 0, Some("($s1")),
+    ("wavesize_b128", "mov_b128", 0, Some("WAVESIZE")),
     ("actual_arg_twice", "call &f () (%x, %x)", 0, None),
     ("actual_arg_unused", "call &f () (%x)", 0, None),
     ("address_register_size", "ld_global_u32", 0, Some("[$s2]")),
