@@ -119,6 +119,10 @@ case('ld_opaque_type_mismatch', '6.3', 'an opaque variable is loaded with its ow
 case('ld_opaque_of_plain_variable', '6.3', 'an opaque type is loaded only from a variable of that type', 'ld_global_sig64 $d1, [&u];', pre='global_u64 &u;')
 case('vector_suffix_count', '4.17', '_vN matches the number of vector elements', 'ld_v2_u32 ($s1, $s2, $s3), [$d1];')
 case('flat_segment_suffix', '4.18', 'flat addresses have no segment modifier (no _flat)', 'ld_flat_u32 $s1, [$d1];')
+case('sig32_large_model', '2.9', 'the large model has no sig32', 'ld_global_sig32 $d1, [$d2];')
+case('sig64_small_variable', '4.13.3', 'the small model has no sig64 variables', '', hdr='fs', pre='global_sig64 &x;', kernel=False)
+case('br_width', '8.1', 'br has no width modifier', 'br_width(1) @l;\n@l:')
+case('alloca_equiv', '10.10', 'alloca has no equivalence class', 'alloca_equiv(1)_u32 $s1, 4;')
 
 EXTRA = {
  'register_size': ['// variant: add_u64 $d1, $s2, $d3; => add_u32 $s1, $s2, $s3;', '// patch: InstBasic 0 6:2 4'],

@@ -2042,6 +2042,8 @@ fn decode_mnemonic(info: &ops::OpInfo, parts: &[Part<'_>], span: Span) -> PResul
         Syntax::BasicOrMod => &[Cat::Ftz, Cat::Round, Cat::Pack, Cat::Type],
         Syntax::SourceType => &[Cat::Vector, Cat::Type],
         Syntax::Seg | Syntax::Addr => &[Cat::Segment, Cat::Type],
+        // PRM 19: `alloca optAlignMod nonOpaqueTypeMod`.
+        Syntax::Mem if m.opcode == 104 => &[Cat::Align, Cat::Type],
         Syntax::Mem => &[
             Cat::Vector,
             Cat::Segment,

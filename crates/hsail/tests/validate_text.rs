@@ -26,6 +26,9 @@ fn root() -> PathBuf {
 /// whose trimmed text is `text`); when `operand` is given, the caret must
 /// start at that text in the line.
 const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
+    ("br_width", "br_width(1)", 0, None),
+    ("sig32_large_model", "ld_global_sig32", 0, None),
+    ("sig64_small_variable", "global_sig64 &x", 0, None),
     ("cmp_subword_source", "cmp_eq_b1_u16", 0, None),
     (
         "detectexcept_wavesize",
@@ -193,6 +196,7 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
 /// Files our assembler rejects before the validator runs (its errors are
 /// at HSAILasm's positions, checked by `asm_diagnostics`).
 const ASSEMBLER_REJECTS: &[&str] = &[
+    "alloca_equiv",
     "arg_block_nested",
     "arg_variable_outside_block",
     "duplicate_label",

@@ -205,6 +205,7 @@ pub fn check_inst(
         _ => {}
     }
     check_pack_source(&mut cx);
+    check_signal_model(&mut cx);
 }
 
 /// The shape of an instruction: everything [`check_inst`] reads — the
@@ -1808,5 +1809,31 @@ fn check_queryimage(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstQueryImage) {
 fn check_width(cx: &mut Cx<'_, '_, '_>, w: brig::BrigWidth) {
     if w.raw() > brig::BrigWidth::ALL.raw() {
         cx.err("PRM 2.12.2", format!("bad width value {}", w.raw()));
+    }
+    // PRM 18.3 (BrigInstBr): instructions without a width modifier
+    // (br, call: PRM 8.1, 10.1) carry BRIG_WIDTH_ALL.
+    if matches!(cx.v.opcode, Op::BR | Op::CALL) && w != brig::BrigWidth::ALL {
+        let msg = format!("{} has no width modifier", cx.mnemonic());
+        cx.err("PRM 8.1", msg);
+    }
+}
+
+/// PRM 4.13.3 (Table 4-4), 2.9: sig64 does not exist in the small model
+/// and sig32 not in the large one, for instructions and variables alike.
+fn check_signal_model(cx: &mut Cx<'_, '_, '_>) {
+    let bad = if cx.env.large() {
+        BrigType::SIG32
+    } else {
+        BrigType::SIG64
+    };
+    if cx.v.opcode != Op::SIGNAL
+        && cx.v.opcode != Op::SIGNALNORET
+        && (cx.v.ty == bad || cx.v.src == bad)
+    {
+        let model = if cx.env.large() { "large" } else { "small" };
+        cx.err(
+            "PRM 2.9",
+            format!("the {model} model has no {} type", tname(bad)),
+        );
     }
 }

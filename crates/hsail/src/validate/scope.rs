@@ -524,6 +524,23 @@ fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable
             "the base profile does not support f64 variables",
         );
     }
+    // PRM 4.13.3: sig32 only in the small model, sig64 only in the large
+    // one ("this includes segment variable declarations, definitions").
+    let large = cx.env.model == BrigMachineModel::LARGE;
+    if elem
+        == if large {
+            BrigType::SIG32
+        } else {
+            BrigType::SIG64
+        }
+    {
+        let model = if large { "large" } else { "small" };
+        let msg = format!(
+            "the {model} model has no {} variables",
+            elem.text().unwrap_or_default()
+        );
+        cx.err("PRM 4.13.3", at, msg);
+    }
     if v.modifier.contains(BrigVariableModifierMask::CONST)
         && !matches!(v.segment, Seg::GLOBAL | Seg::READONLY)
     {
