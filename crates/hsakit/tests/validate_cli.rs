@@ -221,6 +221,10 @@ const VALID_EDGES: &[&str] = &[
     // PRM 6.3: opaque values loaded from a variable of their own type.
     "ld_global_sig64 $d1, [&s];",
     "ld_global_sig64 $d1, [&sa][8];",
+    // PRM 6.4: signal handles (unlike images and samplers) are stored
+    // to any segment.
+    "st_global_sig64 $d1, [&s];",
+    "st_sig64 $d1, [$d2];",
     // PRM 4.18: a segment address with a variable of that segment.
     "ld_global_u64 $d1, [&u];",
     "ld_spill_u32 $s1, [%sp][$s2];",

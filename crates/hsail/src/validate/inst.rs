@@ -1403,11 +1403,16 @@ fn check_mem(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstMem) {
         );
         cx.err(cx.rule.prm, msg);
     }
-    let opaque = matches!(cx.v.ty.base_class(), BaseClass::Opaque);
-    if op == Op::ST && opaque && seg != Seg::ARG {
+    // PRM 6.4: image and sampler handles (not signal handles) are only
+    // stored to the arg segment.
+    let image_or_sampler = matches!(
+        cx.v.ty,
+        BrigType::ROIMG | BrigType::WOIMG | BrigType::RWIMG | BrigType::SAMP
+    );
+    if op == Op::ST && image_or_sampler && seg != Seg::ARG {
         cx.err(
             "PRM 6.4",
-            "opaque values can only be stored to the arg segment",
+            "image and sampler values can only be stored to the arg segment",
         );
     }
     if e.modifier.contains(brig::BrigMemoryModifierMask::CONST)
