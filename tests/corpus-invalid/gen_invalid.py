@@ -123,6 +123,8 @@ case('sig32_large_model', '2.9', 'the large model has no sig32', 'ld_global_sig3
 case('sig64_small_variable', '4.13.3', 'the small model has no sig64 variables', '', hdr='fs', pre='global_sig64 &x;', kernel=False)
 case('br_width', '8.1', 'br has no width modifier', 'br_width(1) @l;\n@l:')
 case('alloca_equiv', '10.10', 'alloca has no equivalence class', 'alloca_equiv(1)_u32 $s1, 4;')
+case('signal_op_type', '6.8', 'signal ld/st/and/or/xor/exch/cas take bit types', 'signal_ld_rlx_u64_sig64 $d0, $d1;')
+case('signal_wait_type', '6.8', 'signal waits take signed types', 'signal_wait_eq_rlx_u64_sig64 $d0, $d1, 0;')
 
 EXTRA = {
  'register_size': ['// variant: add_u64 $d1, $s2, $d3; => add_u32 $s1, $s2, $s3;', '// patch: InstBasic 0 6:2 4'],

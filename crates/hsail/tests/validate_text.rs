@@ -26,6 +26,8 @@ fn root() -> PathBuf {
 /// whose trimmed text is `text`); when `operand` is given, the caret must
 /// start at that text in the line.
 const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
+    ("signal_op_type", "signal_ld_rlx_u64_sig64", 0, None),
+    ("signal_wait_type", "signal_wait_eq_rlx_u64_sig64", 0, None),
     ("br_width", "br_width(1)", 0, None),
     ("sig32_large_model", "ld_global_sig32", 0, None),
     ("sig64_small_variable", "global_sig64 &x", 0, None),

@@ -1476,23 +1476,7 @@ fn check_atomic(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstAtomic) {
         );
         cx.err(cx.rule.prm, msg);
     }
-    let class = cx.v.ty.base_class();
-    let type_ok = match op {
-        AOp::AND | AOp::OR | AOp::XOR | AOp::EXCH | AOp::CAS | AOp::LD | AOp::ST => {
-            class == BaseClass::B
-        }
-        AOp::ADD | AOp::SUB | AOp::MAX | AOp::MIN => matches!(class, BaseClass::U | BaseClass::S),
-        AOp::WRAPINC | AOp::WRAPDEC => class == BaseClass::U,
-        _ => true,
-    };
-    if !type_ok {
-        let msg = format!(
-            "atomic {} does not take type {}",
-            op.name().unwrap_or("?"),
-            tname(cx.v.ty)
-        );
-        cx.err(cx.rule.prm, msg);
-    }
+    check_operation_type(cx, op);
     check_order(cx, e.memory_order, op);
     let scope = e.memory_scope;
     let scope_ok = if seg == Seg::GROUP {
@@ -1541,8 +1525,36 @@ fn check_order(cx: &mut Cx<'_, '_, '_>, order: Ord, op: AOp) {
 
 /// Signals (PRM 6.8): operations per form, signal type per machine model,
 /// value type size, memory order.
+/// The type class an atomic (PRM 6.6) or signal (6.8) operation takes:
+/// `b` for ld, st, and, or, xor, exch, cas; `u`/`s` for add, sub, max,
+/// min; `u` for wrapinc, wrapdec; `s` for the signal waits.
+fn check_operation_type(cx: &mut Cx<'_, '_, '_>, op: AOp) {
+    let class = cx.v.ty.base_class();
+    let type_ok = match op {
+        AOp::AND | AOp::OR | AOp::XOR | AOp::EXCH | AOp::CAS | AOp::LD | AOp::ST => {
+            class == BaseClass::B
+        }
+        AOp::ADD | AOp::SUB | AOp::MAX | AOp::MIN => matches!(class, BaseClass::U | BaseClass::S),
+        AOp::WRAPINC | AOp::WRAPDEC => class == BaseClass::U,
+        o if o.raw() >= AOp::WAIT_EQ.raw() && o.raw() <= AOp::WAITTIMEOUT_GTE.raw() => {
+            class == BaseClass::S
+        }
+        _ => true,
+    };
+    if !type_ok {
+        let msg = format!(
+            "{}_{} does not take type {}",
+            cx.mnemonic(),
+            crate::ops::names::atomic::text(op).unwrap_or("?"),
+            tname(cx.v.ty)
+        );
+        cx.err(cx.rule.prm, msg);
+    }
+}
+
 fn check_signal(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstSignal) {
     let op = e.signal_operation;
+    check_operation_type(cx, op);
     let ret = cx.v.opcode == Op::SIGNAL;
     let op_ok = match op {
         AOp::LD | AOp::EXCH | AOp::CAS => ret,
