@@ -26,6 +26,9 @@ fn root() -> PathBuf {
 /// whose trimmed text is `text`); when `operand` is given, the caret must
 /// start at that text in the line.
 const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
+    ("initializer_aggregate_non_bit", "global_u32 &x[2]", 0, None),
+    ("initializer_array_for_scalar", "global_u32 &x", 0, None),
+    ("initializer_array_type", "global_s32 &x[2]", 0, None),
     ("signal_op_type", "signal_ld_rlx_u64_sig64", 0, None),
     ("signal_wait_type", "signal_wait_eq_rlx_u64_sig64", 0, None),
     ("br_width", "br_width(1)", 0, None),

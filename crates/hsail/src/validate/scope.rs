@@ -611,6 +611,7 @@ fn check_initializer(
             check_sampler_properties(cx, at, c);
         }
         Operand::ConstantBytes(c) => {
+            check_initializer_type(cx, at, v, c.type_);
             let len = cx.m.data_bytes(c.bytes).map_or(0, <[u8]>::len) as u64;
             if elem.is_image() || elem == BrigType::SAMP {
                 cx.err(
@@ -640,6 +641,16 @@ fn check_initializer(
             }
         }
         Operand::ConstantOperandList(l) => {
+            // Table 4-1: an aggregate initializes only a bit-type array.
+            if elem.base_class() != brig::BaseClass::Opaque
+                && !(v.type_.is_array() && elem.base_class() == brig::BaseClass::B)
+            {
+                cx.err(
+                    "PRM 4.10",
+                    at,
+                    "an aggregate constant initializes only an array of a bit type (Table 4-1)",
+                );
+            }
             for e in cx.m.operand_list(l.elements).unwrap_or_default() {
                 match cx.m.operand(e) {
                     Ok(Operand::ConstantImage(c)) => check_image_properties(cx, at, c),
@@ -664,6 +675,37 @@ fn check_initializer(
             }
         }
         _ => cx.err("PRM 4.10", at, "an initializer must be a constant"),
+    }
+}
+
+/// PRM 4.10, Table 4-1: an array variable takes an array constant of its
+/// element type, a non-array variable a non-array constant.
+fn check_initializer_type(
+    cx: &mut Cx<'_, '_>,
+    at: CodeOffset,
+    v: &BrigDirectiveVariable,
+    t: BrigType,
+) {
+    match (v.type_.array_element(), t.array_element()) {
+        (Some(want), Some(got)) if want != got => {
+            let msg = format!(
+                "an array of {} is initialized with an array of {} (Table 4-1: same type)",
+                want.text().unwrap_or_default(),
+                got.text().unwrap_or_default()
+            );
+            cx.err("PRM 4.10", at, msg);
+        }
+        (None, Some(_)) => cx.err(
+            "PRM 4.10",
+            at,
+            "an array constant initializes only an array variable",
+        ),
+        (Some(_), None) => cx.err(
+            "PRM 4.10",
+            at,
+            "an array variable needs an array or aggregate constant",
+        ),
+        _ => {}
     }
 }
 
