@@ -128,6 +128,7 @@ case('signal_wait_type', '6.8', 'signal waits take signed types', 'signal_wait_e
 case('initializer_array_type', '4.10', 'an array is initialized with an array constant of its type (Table 4-1)', '', pre='global_s32 &x[2] = u32[](1, 2);', kernel=False)
 case('initializer_array_for_scalar', '4.10', 'a non-array variable takes a non-array constant (Table 4-1)', '', pre='global_u32 &x = u32[](1);', kernel=False)
 case('initializer_aggregate_non_bit', '4.10', 'aggregate constants initialize bit-type arrays only (Table 4-1)', '', pre='global_u32 &x[2] = {u32[](1), u32[](2)};', kernel=False)
+case('pragma_register_module', '13.3', 'a module-scope pragma cannot name a register (not in scope)', '', pre='pragma "x", $s1;', kernel=False)
 
 EXTRA = {
  'register_size': ['// variant: add_u64 $d1, $s2, $d3; => add_u32 $s1, $s2, $s3;', '// patch: InstBasic 0 6:2 4'],

@@ -154,7 +154,8 @@ pub fn analyze(
                     );
                 }
             }
-            Code::DirectiveComment(_) | Code::DirectivePragma(_) | Code::DirectiveLoc(_) => {}
+            Code::DirectivePragma(p) => check_module_pragma(&mut cx, at, p),
+            Code::DirectiveComment(_) | Code::DirectiveLoc(_) => {}
             Code::DirectiveVariable(v) => {
                 seen_decl = true;
                 cx.module_vars.insert(at.get());
@@ -675,6 +676,22 @@ fn check_initializer(
             }
         }
         _ => cx.err("PRM 4.10", at, "an initializer must be a constant"),
+    }
+}
+
+/// PRM 13.3, 4.6.2: identifiers in a pragma are in scope; registers exist
+/// only inside code blocks (4.7), so a module-scope pragma names none.
+fn check_module_pragma(cx: &mut Cx<'_, '_>, at: CodeOffset, p: &brig::BrigDirectivePragma) {
+    let ops = cx.m.operand_list(p.operands).unwrap_or_default();
+    if ops
+        .iter()
+        .any(|&o| matches!(cx.m.operand(o), Ok(Operand::Register(_))))
+    {
+        cx.err(
+            "PRM 13.3",
+            at,
+            "a module-scope pragma cannot name a register (registers are in scope only in a code block)",
+        );
     }
 }
 
