@@ -129,6 +129,7 @@ case('initializer_array_type', '4.10', 'an array is initialized with an array co
 case('initializer_array_for_scalar', '4.10', 'a non-array variable takes a non-array constant (Table 4-1)', '', pre='global_u32 &x = u32[](1);', kernel=False)
 case('initializer_aggregate_non_bit', '4.10', 'aggregate constants initialize bit-type arrays only (Table 4-1)', '', pre='global_u32 &x[2] = {u32[](1), u32[](2)};', kernel=False)
 case('pragma_register_module', '13.3', 'a module-scope pragma cannot name a register (not in scope)', '', pre='pragma "x", $s1;', kernel=False)
+case('const_without_initializer', '4.3.10', 'a const global or readonly definition has an initializer', '', pre='const global_u32 &x;', kernel=False)
 
 EXTRA = {
  'register_size': ['// variant: add_u64 $d1, $s2, $d3; => add_u32 $s1, $s2, $s3;', '// patch: InstBasic 0 6:2 4'],

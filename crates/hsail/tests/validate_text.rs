@@ -26,6 +26,7 @@ fn root() -> PathBuf {
 /// whose trimmed text is `text`); when `operand` is given, the caret must
 /// start at that text in the line.
 const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
+    ("const_without_initializer", "const global_u32 &x", 0, None),
     ("pragma_register_module", "pragma \"x\"", 0, None),
     ("initializer_aggregate_non_bit", "global_u32 &x[2]", 0, None),
     ("initializer_array_for_scalar", "global_u32 &x", 0, None),

@@ -551,6 +551,17 @@ fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable
             "const applies only to global and readonly variables",
         );
     }
+    if v.modifier.contains(BrigVariableModifierMask::CONST)
+        && v.modifier.contains(BrigVariableModifierMask::DEFINITION)
+        && matches!(v.segment, Seg::GLOBAL | Seg::READONLY)
+        && v.init.is_none()
+    {
+        cx.err(
+            "PRM 4.3.10",
+            at,
+            "a const global or readonly definition needs an initializer",
+        );
+    }
     if let Some(init) = v.init.non_null() {
         check_initializer(cx, at, v, init);
     }
