@@ -1075,6 +1075,40 @@ impl<'a> Lower<'a> {
         self.global.get(name).copied()
     }
 
+    /// PRM 4.17: `_vN` must match a vector operand of N elements (and no
+    /// `_vN` means no vector), at the operand HSAILasm checks. A text-only
+    /// rule (BRIG keeps just the operand list), so it holds with or without
+    /// the instruction checks; without them the message names the rule.
+    fn check_vector_suffix(&mut self, i: &Inst<'a>) -> bool {
+        let m = &i.mnemonic;
+        let vx_index = match m.opcode {
+            40 => Some(1),                          // combine: the source
+            41 | 71 | 72 | 78..=80 | 98 => Some(0), // expand, ld, st, images, activelanemask
+            _ => None,
+        };
+        let Some(o) = vx_index.and_then(|k| i.operands.get(k)) else {
+            return true;
+        };
+        let want = m.vector.unwrap_or(1) as usize;
+        let msg = match (o, want) {
+            (Operand::Vector(..), 1) => {
+                "Unexpected vector operand (or missing _vX suffix)".to_string()
+            }
+            (Operand::Vector(v, _), n) if v.len() != n => {
+                format!("Number of vector elements does not match _v{n} suffix")
+            }
+            (Operand::Vector(..), _) | (_, 1) => return true,
+            (_, n) => format!("Expected vector operand (to match _v{n} suffix)"),
+        };
+        let msg = if self.checks {
+            msg
+        } else {
+            format!("PRM 4.17: {msg}")
+        };
+        self.error(msg, o.span());
+        false
+    }
+
     fn inst(&mut self, i: &Inst<'a>) {
         let m = &i.mnemonic;
         let Some(info) = ops::info(m.opcode) else {
@@ -1082,6 +1116,9 @@ impl<'a> Lower<'a> {
             return;
         };
         if self.checks && !self.check_inst(i, info) {
+            return;
+        }
+        if !self.check_vector_suffix(i) {
             return;
         }
         if i.operands.len() > 8 {
@@ -1329,32 +1366,6 @@ impl<'a> Lower<'a> {
                 i.operands[expected].span(),
             );
             return false;
-        }
-        // `_vN` must match a vector operand of N elements (and no `_vN`
-        // means no vector), at the operand HSAILasm checks.
-        let vx_index = match m.opcode {
-            40 => Some(1),                          // combine: the source
-            41 | 71 | 72 | 78..=80 | 98 => Some(0), // expand, ld, st, images, activelanemask
-            _ => None,
-        };
-        if let Some(k) = vx_index
-            && let Some(o) = i.operands.get(k)
-        {
-            let want = m.vector.unwrap_or(1) as usize;
-            let msg = match (o, want) {
-                (Operand::Vector(..), 1) => {
-                    Some("Unexpected vector operand (or missing _vX suffix)".to_string())
-                }
-                (Operand::Vector(v, _), n) if v.len() != n => Some(format!(
-                    "Number of vector elements does not match _v{n} suffix"
-                )),
-                (Operand::Vector(..), _) | (_, 1) => None,
-                (_, n) => Some(format!("Expected vector operand (to match _v{n} suffix)")),
-            };
-            if let Some(msg) = msg {
-                self.error(msg, o.span());
-                return false;
-            }
         }
         let has_dest = !matches!(
             m.opcode,

@@ -2042,6 +2042,8 @@ fn decode_mnemonic(info: &ops::OpInfo, parts: &[Part<'_>], span: Span) -> PResul
         Syntax::BasicOrMod => &[Cat::Ftz, Cat::Round, Cat::Pack, Cat::Type],
         Syntax::SourceType => &[Cat::Vector, Cat::Type],
         Syntax::Seg | Syntax::Addr => &[Cat::Segment, Cat::Type],
+        // PRM 19: `alloca optAlignMod nonOpaqueTypeMod`.
+        Syntax::Mem if m.opcode == 104 => &[Cat::Align, Cat::Type],
         Syntax::Mem => &[
             Cat::Vector,
             Cat::Segment,
@@ -2122,6 +2124,14 @@ fn decode_mnemonic(info: &ops::OpInfo, parts: &[Part<'_>], span: Span) -> PResul
                 } {
                     m.vector = Some(v);
                     Cat::Vector
+                } else if w == "flat" && syntax != Syntax::SegCvt {
+                    // PRM 19 `segmentMod`: a flat address is written by
+                    // leaving the segment out (segmentp/ftos/stof keep the
+                    // word for the validator's PRM 5.16/5.17 message).
+                    return err(
+                        "PRM 4.18: no `_flat` modifier: a flat address has no segment suffix",
+                        here,
+                    );
                 } else if let Some(s) = segment_of(w) {
                     m.segment = Some(s);
                     Cat::Segment
@@ -2195,6 +2205,9 @@ fn decode_mnemonic(info: &ops::OpInfo, parts: &[Part<'_>], span: Span) -> PResul
     };
     if (m.ntypes as usize) < need {
         return err("type suffix expected", span);
+    }
+    if syntax == Syntax::QueryImage && m.image_query.is_none() {
+        return err("image query expected", span);
     }
     if need == 0 && m.ntypes > 0 && syntax != Syntax::Br {
         return err("unexpected type suffix", span);

@@ -26,6 +26,39 @@ fn root() -> PathBuf {
 /// whose trimmed text is `text`); when `operand` is given, the caret must
 /// start at that text in the line.
 const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
+    ("const_without_initializer", "const global_u32 &x", 0, None),
+    ("pragma_register_module", "pragma \"x\"", 0, None),
+    ("initializer_aggregate_non_bit", "global_u32 &x[2]", 0, None),
+    ("initializer_array_for_scalar", "global_u32 &x", 0, None),
+    ("initializer_array_type", "global_s32 &x[2]", 0, None),
+    ("signal_op_type", "signal_ld_rlx_u64_sig64", 0, None),
+    ("signal_wait_type", "signal_wait_eq_rlx_u64_sig64", 0, None),
+    ("br_width", "br_width(1)", 0, None),
+    ("sig32_large_model", "ld_global_sig32", 0, None),
+    ("sig64_small_variable", "global_sig64 &x", 0, None),
+    ("cmp_subword_source", "cmp_eq_b1_u16", 0, None),
+    (
+        "detectexcept_wavesize",
+        "setdetectexcept_u32",
+        0,
+        Some("WAVESIZE"),
+    ),
+    ("dimension_range", "workitemid_u32", 0, Some("3;")),
+    ("dimension_wavesize", "gridsize_u32", 0, Some("WAVESIZE")),
+    ("flat_segment_suffix", "ld_flat_u32", 0, None),
+    ("flat_variable_address", "ld_u32", 0, Some("[&g]")),
+    (
+        "ld_opaque_of_plain_variable",
+        "ld_global_sig64",
+        0,
+        Some("[&u]"),
+    ),
+    ("ld_opaque_type_mismatch", "ld_global_u64", 0, Some("[&s]")),
+    ("signal_handle_immediate", "signalnoret_add", 0, Some("0,")),
+    ("spill_address_register", "ld_spill_u32", 0, Some("[$s2]")),
+    ("unpackcvt_range", "unpackcvt_f32_u8x4", 0, Some("4;")),
+    ("vector_suffix_count", "ld_v2_u32", 0, Some("($s1")),
+    ("wavesize_b128", "mov_b128", 0, Some("WAVESIZE")),
     ("actual_arg_twice", "call &f () (%x, %x)", 0, None),
     ("actual_arg_unused", "call &f () (%x)", 0, None),
     ("address_register_size", "ld_global_u32", 0, Some("[$s2]")),
@@ -170,6 +203,7 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
 /// Files our assembler rejects before the validator runs (its errors are
 /// at HSAILasm's positions, checked by `asm_diagnostics`).
 const ASSEMBLER_REJECTS: &[&str] = &[
+    "alloca_equiv",
     "arg_block_nested",
     "arg_variable_outside_block",
     "duplicate_label",

@@ -206,3 +206,61 @@ fn asm_validate_flags() {
         hsail::assemble(GOOD, s(&good)).unwrap()
     );
 }
+
+/// Edge cases next to rules the mutation differential found (issue #3):
+/// each is valid per the PRM, and HSAILasm accepts it.
+const VALID_EDGES: &[&str] = &[
+    // PRM 2.6.2 / 4.16.1: WAVESIZE stands for bit values too, b1 included.
+    "cvt_u32_b1 $s1, WAVESIZE;",
+    "cmov_b32 $s1, WAVESIZE, $s2, $s3;",
+    "cbr_b1 WAVESIZE, @l;\n@l:",
+    // PRM 11.1: dimensions 0 to 2.
+    "workitemid_u32 $s1, 2;",
+    // PRM 5.15: unpackcvt elements 0 to 3.
+    "unpackcvt_f32_u8x4 $s1, $s2, 3;",
+    // PRM 6.3: opaque values loaded from a variable of their own type.
+    "ld_global_sig64 $d1, [&s];",
+    "ld_global_sig64 $d1, [&sa][8];",
+    // PRM 6.4: signal handles (unlike images and samplers) are stored
+    // to any segment.
+    "st_global_sig64 $d1, [&s];",
+    "st_sig64 $d1, [$d2];",
+    // PRM 4.18: a segment address with a variable of that segment.
+    "ld_global_u64 $d1, [&u];",
+    "ld_spill_u32 $s1, [%sp][$s2];",
+];
+
+/// Each of [`VALID_EDGES`] in a kernel of the large model.
+fn valid_edge_module(body: &str) -> String {
+    format!(
+        "module &m:1:0:$full:$large:$default;\n\
+         global_sig64 &s;\nglobal_sig64 &sa[4];\nglobal_u64 &u;\n\
+         kernel &k()\n{{\n\tspill_u32 %sp[4];\n\t{body}\n\tret;\n}};\n"
+    )
+}
+
+#[test]
+fn validate_accepts_valid_edges() {
+    let scratch = oracles::Scratch::new("validate-cli-edges");
+    let hsailasm = oracles::hsailasm_available();
+    if !hsailasm {
+        eprintln!("HSAILasm missing: checking the edges without the oracle");
+    }
+    for (i, body) in VALID_EDGES.iter().enumerate() {
+        let text = valid_edge_module(body);
+        if hsailasm {
+            assert!(
+                oracles::hsailasm_assemble(&text).is_ok(),
+                "HSAILasm rejects {body}"
+            );
+        }
+        let file = scratch.path(&format!("edge{i}.hsail"));
+        std::fs::write(&file, &text).unwrap();
+        let out = hsakit(&["validate", s(&file)]);
+        assert!(
+            out.status.success(),
+            "{body}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

@@ -205,6 +205,7 @@ pub fn check_inst(
         _ => {}
     }
     check_pack_source(&mut cx);
+    check_signal_model(&mut cx);
 }
 
 /// The shape of an instruction: everything [`check_inst`] reads — the
@@ -324,6 +325,10 @@ impl Shape {
             },
         };
         // BrigInstBase: base (4), opcode (2), type (2), operands (4).
+        let opcode = Op::new(u16::from_le_bytes([*bytes.get(4)?, *bytes.get(5)?]));
+        if immediate_max(opcode).is_some() {
+            return None;
+        }
         k.push(bytes.get(..8)?)?;
         k.push(bytes.get(12..)?)?;
         // The equivalence class of memory instructions is not checked
@@ -387,16 +392,20 @@ fn shape_operand(m: &Index<'_>, k: &mut ShapeBuf, o: Operand<'_>, in_list: bool)
                     _ => return None,
                 },
             };
-            let seg = match a.symbol.non_null() {
-                None => 0xff,
+            // The variable's segment, and its type when opaque (ld/st
+            // must then use that type, PRM 6.3).
+            let (seg, opaque) = match a.symbol.non_null() {
+                None => (0xff, [0; 2]),
                 Some(s) => match m.try_code(s)? {
-                    Code::DirectiveVariable(v) => v.segment.raw(),
-                    _ => 0xfe,
+                    Code::DirectiveVariable(v) => {
+                        (v.segment.raw(), opaque_type(v).raw().to_le_bytes())
+                    }
+                    _ => (0xfe, [0; 2]),
                 },
             };
             let off = a.offset.get();
             let wide = off > u64::from(u32::MAX) && (off as i64) < i64::from(i32::MIN);
-            k.put([4, reg[0], reg[1], seg, u8::from(wide)])
+            k.put([4, reg[0], reg[1], seg, u8::from(wide), opaque[0], opaque[1]])
         }
         Operand::CodeRef(r) if !in_list => {
             let kind = m.try_code(r.ref_)?.kind().raw().to_le_bytes();
@@ -743,13 +752,7 @@ fn check_operand(cx: &mut Cx<'_, '_, '_>, i: usize, kind: Opnd, o: Operand<'_>) 
             }
         }
         Opnd::Src(t) => check_source(cx, i, o, resolve(cx, t), true),
-        Opnd::Imm(t) => {
-            if matches!(o, Operand::ConstantBytes(_) | Operand::Wavesize(_)) {
-                check_source(cx, i, o, resolve(cx, t), true);
-            } else {
-                cx.op_err(R, i, format!("{} needs an immediate here", cx.mnemonic()));
-            }
-        }
+        Opnd::Imm(t) => check_immediate(cx, i, o, resolve(cx, t)),
         Opnd::SrcVec(t) => {
             let t = resolve(cx, t);
             if let Operand::OperandList(l) = o {
@@ -783,6 +786,54 @@ fn check_operand(cx: &mut Cx<'_, '_, '_>, i: usize, kind: Opnd, o: Operand<'_>) 
         Opnd::FunctionList => check_code_list(cx, i, o, BrigKind::DIRECTIVE_FUNCTION, "functions"),
         Opnd::ArgList => check_code_list(cx, i, o, BrigKind::DIRECTIVE_VARIABLE, "variables"),
         Opnd::Handle => check_register(cx, i, o, Some(BrigType::B64), false),
+    }
+}
+
+/// An operand that must be a constant (PRM 18.7 `number`): never a
+/// register or WAVESIZE (dimNumber 11.1, exceptionsNumber 11.2, shuffle 5.9,
+/// unpackcvt 5.15), and in range where the PRM gives one.
+fn check_immediate(cx: &mut Cx<'_, '_, '_>, i: usize, o: Operand<'_>, t: Option<BrigType>) {
+    let prm = cx.rule.prm;
+    let Operand::ConstantBytes(c) = o else {
+        let what = if matches!(o, Operand::Wavesize(_)) {
+            "WAVESIZE is not allowed"
+        } else {
+            "a constant is required"
+        };
+        cx.op_err(prm, i, format!("{} operand {i}: {what}", cx.mnemonic()));
+        return;
+    };
+    check_source(cx, i, o, t, true);
+    let Some(max) = immediate_max(cx.v.opcode) else {
+        return;
+    };
+    let bytes = cx.m.data_bytes(c.bytes).unwrap_or_default();
+    let value = bytes
+        .iter()
+        .take(8)
+        .rev()
+        .fold(0u64, |v, &b| (v << 8) | u64::from(b));
+    if value > max {
+        let msg = format!("{} operand {i} is {value}, not 0 to {max}", cx.mnemonic());
+        cx.op_err(prm, i, msg);
+    }
+}
+
+/// The largest value of the constant operand of `op` where the PRM bounds
+/// it: unpackcvt's element (5.15), the dimension of the dispatch queries
+/// (11.1). Instructions with such a value are not remembered by shape
+/// ([`Shape::of`]), which leaves constant values out.
+fn immediate_max(op: Op) -> Option<u64> {
+    match op {
+        Op::UNPACKCVT => Some(3),
+        Op::CURRENTWORKGROUPSIZE
+        | Op::GRIDGROUPS
+        | Op::GRIDSIZE
+        | Op::WORKGROUPID
+        | Op::WORKGROUPSIZE
+        | Op::WORKITEMABSID
+        | Op::WORKITEMID => Some(2),
+        _ => None,
     }
 }
 
@@ -853,7 +904,7 @@ fn check_source(cx: &mut Cx<'_, '_, '_>, i: usize, o: Operand<'_>, t: Option<Bri
                 && (t.is_float()
                     || t.is_packed()
                     || !matches!(t.base_class(), BaseClass::U | BaseClass::S | BaseClass::B)
-                    || t == BrigType::B1)
+                    || t.byte_size().unwrap_or(0) > 8)
             {
                 cx.op_err(
                     "PRM 2.6.2",
@@ -959,12 +1010,24 @@ fn check_address(cx: &mut Cx<'_, '_, '_>, i: usize, a: &brig::BrigOperandAddress
             cx.op_err("PRM 2.9", i, msg);
         }
     }
-    let var_segment = match a.symbol.non_null().map(|sym| cx.m.code(sym)) {
-        Some(Ok(Code::DirectiveVariable(var))) => Some(var.segment),
+    let var = match a.symbol.non_null().map(|sym| cx.m.code(sym)) {
+        Some(Ok(Code::DirectiveVariable(var))) => Some(var),
         _ => None,
     };
+    let var_segment = var.map(|v| v.segment);
+    if var.is_none() && matches!(seg, Seg::ARG | Seg::SPILL) {
+        let msg = format!(
+            "an address in the {} segment must name a variable: the address of an arg or spill variable cannot be taken (no lda)",
+            seg_name(seg)
+        );
+        cx.op_err("PRM 5.8", i, msg);
+    }
+    if let Some(v) = var
+        && matches!(cx.v.opcode, Op::LD | Op::ST)
+    {
+        check_opaque_variable(cx, i, v);
+    }
     if let Some(var_segment) = var_segment
-        && seg != Seg::FLAT
         && var_segment != seg
         && cx.v.opcode != Op::LDA
     {
@@ -977,7 +1040,6 @@ fn check_address(cx: &mut Cx<'_, '_, '_>, i: usize, a: &brig::BrigOperandAddress
     }
     if let Some(var_segment) = var_segment
         && cx.v.opcode == Op::LDA
-        && seg != Seg::FLAT
         && var_segment != seg
     {
         cx.op_err(
@@ -997,6 +1059,34 @@ fn check_address(cx: &mut Cx<'_, '_, '_>, i: usize, a: &brig::BrigOperandAddress
             i,
             format!("address offset {off:#x} does not fit a 32-bit address"),
         );
+    }
+}
+
+/// The element type of `v` when it is opaque (image, sampler, signal);
+/// `NONE` otherwise.
+fn opaque_type(v: &brig::BrigDirectiveVariable) -> BrigType {
+    let t = v.type_.array_element().unwrap_or(v.type_);
+    if t.base_class() == BaseClass::Opaque {
+        t
+    } else {
+        BrigType::NONE
+    }
+}
+
+/// PRM 6.3, 6.4: an opaque value is loaded and stored with its own type,
+/// so when the instruction type or the variable's type is opaque both are
+/// the same.
+fn check_opaque_variable(cx: &mut Cx<'_, '_, '_>, i: usize, v: &brig::BrigDirectiveVariable) {
+    let var_ty = v.type_.array_element().unwrap_or(v.type_);
+    let ty = cx.v.ty;
+    let opaque = |t: BrigType| t.base_class() == BaseClass::Opaque;
+    if (opaque(ty) || opaque(var_ty)) && ty != var_ty {
+        let msg = format!(
+            "{} of a {} variable: opaque values are accessed with their own type",
+            tname(ty),
+            tname(var_ty)
+        );
+        cx.op_err(cx.rule.prm, i, msg);
     }
 }
 
@@ -1320,11 +1410,16 @@ fn check_mem(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstMem) {
         );
         cx.err(cx.rule.prm, msg);
     }
-    let opaque = matches!(cx.v.ty.base_class(), BaseClass::Opaque);
-    if op == Op::ST && opaque && seg != Seg::ARG {
+    // PRM 6.4: image and sampler handles (not signal handles) are only
+    // stored to the arg segment.
+    let image_or_sampler = matches!(
+        cx.v.ty,
+        BrigType::ROIMG | BrigType::WOIMG | BrigType::RWIMG | BrigType::SAMP
+    );
+    if op == Op::ST && image_or_sampler && seg != Seg::ARG {
         cx.err(
             "PRM 6.4",
-            "opaque values can only be stored to the arg segment",
+            "image and sampler values can only be stored to the arg segment",
         );
     }
     if e.modifier.contains(brig::BrigMemoryModifierMask::CONST)
@@ -1388,23 +1483,7 @@ fn check_atomic(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstAtomic) {
         );
         cx.err(cx.rule.prm, msg);
     }
-    let class = cx.v.ty.base_class();
-    let type_ok = match op {
-        AOp::AND | AOp::OR | AOp::XOR | AOp::EXCH | AOp::CAS | AOp::LD | AOp::ST => {
-            class == BaseClass::B
-        }
-        AOp::ADD | AOp::SUB | AOp::MAX | AOp::MIN => matches!(class, BaseClass::U | BaseClass::S),
-        AOp::WRAPINC | AOp::WRAPDEC => class == BaseClass::U,
-        _ => true,
-    };
-    if !type_ok {
-        let msg = format!(
-            "atomic {} does not take type {}",
-            op.name().unwrap_or("?"),
-            tname(cx.v.ty)
-        );
-        cx.err(cx.rule.prm, msg);
-    }
+    check_operation_type(cx, op);
     check_order(cx, e.memory_order, op);
     let scope = e.memory_scope;
     let scope_ok = if seg == Seg::GROUP {
@@ -1453,8 +1532,36 @@ fn check_order(cx: &mut Cx<'_, '_, '_>, order: Ord, op: AOp) {
 
 /// Signals (PRM 6.8): operations per form, signal type per machine model,
 /// value type size, memory order.
+/// The type class an atomic (PRM 6.6) or signal (6.8) operation takes:
+/// `b` for ld, st, and, or, xor, exch, cas; `u`/`s` for add, sub, max,
+/// min; `u` for wrapinc, wrapdec; `s` for the signal waits.
+fn check_operation_type(cx: &mut Cx<'_, '_, '_>, op: AOp) {
+    let class = cx.v.ty.base_class();
+    let type_ok = match op {
+        AOp::AND | AOp::OR | AOp::XOR | AOp::EXCH | AOp::CAS | AOp::LD | AOp::ST => {
+            class == BaseClass::B
+        }
+        AOp::ADD | AOp::SUB | AOp::MAX | AOp::MIN => matches!(class, BaseClass::U | BaseClass::S),
+        AOp::WRAPINC | AOp::WRAPDEC => class == BaseClass::U,
+        o if o.raw() >= AOp::WAIT_EQ.raw() && o.raw() <= AOp::WAITTIMEOUT_GTE.raw() => {
+            class == BaseClass::S
+        }
+        _ => true,
+    };
+    if !type_ok {
+        let msg = format!(
+            "{}_{} does not take type {}",
+            cx.mnemonic(),
+            crate::ops::names::atomic::text(op).unwrap_or("?"),
+            tname(cx.v.ty)
+        );
+        cx.err(cx.rule.prm, msg);
+    }
+}
+
 fn check_signal(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstSignal) {
     let op = e.signal_operation;
+    check_operation_type(cx, op);
     let ret = cx.v.opcode == Op::SIGNAL;
     let op_ok = match op {
         AOp::LD | AOp::EXCH | AOp::CAS => ret,
@@ -1726,5 +1833,31 @@ fn check_queryimage(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstQueryImage) {
 fn check_width(cx: &mut Cx<'_, '_, '_>, w: brig::BrigWidth) {
     if w.raw() > brig::BrigWidth::ALL.raw() {
         cx.err("PRM 2.12.2", format!("bad width value {}", w.raw()));
+    }
+    // PRM 18.3 (BrigInstBr): instructions without a width modifier
+    // (br, call: PRM 8.1, 10.1) carry BRIG_WIDTH_ALL.
+    if matches!(cx.v.opcode, Op::BR | Op::CALL) && w != brig::BrigWidth::ALL {
+        let msg = format!("{} has no width modifier", cx.mnemonic());
+        cx.err("PRM 8.1", msg);
+    }
+}
+
+/// PRM 4.13.3 (Table 4-4), 2.9: sig64 does not exist in the small model
+/// and sig32 not in the large one, for instructions and variables alike.
+fn check_signal_model(cx: &mut Cx<'_, '_, '_>) {
+    let bad = if cx.env.large() {
+        BrigType::SIG32
+    } else {
+        BrigType::SIG64
+    };
+    if cx.v.opcode != Op::SIGNAL
+        && cx.v.opcode != Op::SIGNALNORET
+        && (cx.v.ty == bad || cx.v.src == bad)
+    {
+        let model = if cx.env.large() { "large" } else { "small" };
+        cx.err(
+            "PRM 2.9",
+            format!("the {model} model has no {} type", tname(bad)),
+        );
     }
 }

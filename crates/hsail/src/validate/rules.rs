@@ -201,12 +201,7 @@ pub const CMP_DEST: Types = Types::of(&[
 ])
 .or(PACKED_U);
 /// Source types of `cmp` (PRM 5.18).
-pub const CMP_SRC: Types =
-    B1_32_64
-        .or(INT32_64)
-        .or(FLOAT)
-        .or(PACKED)
-        .or(Types::of(&[T::U8, T::U16, T::S8, T::S16]));
+pub const CMP_SRC: Types = B1_32_64.or(INT32_64).or(FLOAT).or(PACKED);
 /// Atomic types (PRM 6.6).
 pub const ATOMIC: Types = B32_64.or(INT32_64);
 /// `activelanepermute` types.
@@ -722,7 +717,7 @@ pub static RULES: &[InstRule] = &[
         &[K::INST_SIGNAL],
         ATOMIC,
         E,
-        &[Dst(I), Src(SigHandle), Src(I), Src(I)],
+        &[Dst(I), Reg(SigHandle), Src(I), Src(I)],
         2,
         None
     ),
@@ -732,7 +727,7 @@ pub static RULES: &[InstRule] = &[
         &[K::INST_SIGNAL],
         ATOMIC,
         E,
-        &[Src(SigHandle), Src(I)],
+        &[Reg(SigHandle), Src(I)],
         None
     ),
     rule!(

@@ -154,7 +154,8 @@ pub fn analyze(
                     );
                 }
             }
-            Code::DirectiveComment(_) | Code::DirectivePragma(_) | Code::DirectiveLoc(_) => {}
+            Code::DirectivePragma(p) => check_module_pragma(&mut cx, at, p),
+            Code::DirectiveComment(_) | Code::DirectiveLoc(_) => {}
             Code::DirectiveVariable(v) => {
                 seen_decl = true;
                 cx.module_vars.insert(at.get());
@@ -524,6 +525,23 @@ fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable
             "the base profile does not support f64 variables",
         );
     }
+    // PRM 4.13.3: sig32 only in the small model, sig64 only in the large
+    // one ("this includes segment variable declarations, definitions").
+    let large = cx.env.model == BrigMachineModel::LARGE;
+    if elem
+        == if large {
+            BrigType::SIG32
+        } else {
+            BrigType::SIG64
+        }
+    {
+        let model = if large { "large" } else { "small" };
+        let msg = format!(
+            "the {model} model has no {} variables",
+            elem.text().unwrap_or_default()
+        );
+        cx.err("PRM 4.13.3", at, msg);
+    }
     if v.modifier.contains(BrigVariableModifierMask::CONST)
         && !matches!(v.segment, Seg::GLOBAL | Seg::READONLY)
     {
@@ -531,6 +549,17 @@ fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable
             "PRM 4.3.10",
             at,
             "const applies only to global and readonly variables",
+        );
+    }
+    if v.modifier.contains(BrigVariableModifierMask::CONST)
+        && v.modifier.contains(BrigVariableModifierMask::DEFINITION)
+        && matches!(v.segment, Seg::GLOBAL | Seg::READONLY)
+        && v.init.is_none()
+    {
+        cx.err(
+            "PRM 4.3.10",
+            at,
+            "a const global or readonly definition needs an initializer",
         );
     }
     if let Some(init) = v.init.non_null() {
@@ -594,6 +623,7 @@ fn check_initializer(
             check_sampler_properties(cx, at, c);
         }
         Operand::ConstantBytes(c) => {
+            check_initializer_type(cx, at, v, c.type_);
             let len = cx.m.data_bytes(c.bytes).map_or(0, <[u8]>::len) as u64;
             if elem.is_image() || elem == BrigType::SAMP {
                 cx.err(
@@ -623,6 +653,16 @@ fn check_initializer(
             }
         }
         Operand::ConstantOperandList(l) => {
+            // Table 4-1: an aggregate initializes only a bit-type array.
+            if elem.base_class() != brig::BaseClass::Opaque
+                && !(v.type_.is_array() && elem.base_class() == brig::BaseClass::B)
+            {
+                cx.err(
+                    "PRM 4.10",
+                    at,
+                    "an aggregate constant initializes only an array of a bit type (Table 4-1)",
+                );
+            }
             for e in cx.m.operand_list(l.elements).unwrap_or_default() {
                 match cx.m.operand(e) {
                     Ok(Operand::ConstantImage(c)) => check_image_properties(cx, at, c),
@@ -647,6 +687,53 @@ fn check_initializer(
             }
         }
         _ => cx.err("PRM 4.10", at, "an initializer must be a constant"),
+    }
+}
+
+/// PRM 13.3, 4.6.2: identifiers in a pragma are in scope; registers exist
+/// only inside code blocks (4.7), so a module-scope pragma names none.
+fn check_module_pragma(cx: &mut Cx<'_, '_>, at: CodeOffset, p: &brig::BrigDirectivePragma) {
+    let ops = cx.m.operand_list(p.operands).unwrap_or_default();
+    if ops
+        .iter()
+        .any(|&o| matches!(cx.m.operand(o), Ok(Operand::Register(_))))
+    {
+        cx.err(
+            "PRM 13.3",
+            at,
+            "a module-scope pragma cannot name a register (registers are in scope only in a code block)",
+        );
+    }
+}
+
+/// PRM 4.10, Table 4-1: an array variable takes an array constant of its
+/// element type, a non-array variable a non-array constant.
+fn check_initializer_type(
+    cx: &mut Cx<'_, '_>,
+    at: CodeOffset,
+    v: &BrigDirectiveVariable,
+    t: BrigType,
+) {
+    match (v.type_.array_element(), t.array_element()) {
+        (Some(want), Some(got)) if want != got => {
+            let msg = format!(
+                "an array of {} is initialized with an array of {} (Table 4-1: same type)",
+                want.text().unwrap_or_default(),
+                got.text().unwrap_or_default()
+            );
+            cx.err("PRM 4.10", at, msg);
+        }
+        (None, Some(_)) => cx.err(
+            "PRM 4.10",
+            at,
+            "an array constant initializes only an array variable",
+        ),
+        (Some(_), None) => cx.err(
+            "PRM 4.10",
+            at,
+            "an array variable needs an array or aggregate constant",
+        ),
+        _ => {}
     }
 }
 
