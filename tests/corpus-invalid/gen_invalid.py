@@ -116,6 +116,7 @@ case('signal_handle_immediate', '4.16', 'the signal operand is a register (18.7.
 case('cmp_subword_source', '5.18', 'compare sources are 32 or 64 bits (16 only for f16)', 'cmp_eq_b1_u16 $c1, $s1, $s2;')
 case('spill_address_register', '5.8', 'spill addresses name a variable (their address cannot be taken)', 'ld_spill_u32 $s1, [$s2];')
 case('ld_opaque_type_mismatch', '6.3', 'an opaque variable is loaded with its own type', 'ld_global_u64 $d1, [&s];', pre='global_sig64 &s;')
+case('cmp_packed_control', '5.18', 'a packed compare takes the packing control pp only (Table 5-25)', 'cmp_eq_ps_u8x4_u8x4 $s1, $s2, $s3;')
 case('ld_opaque_of_plain_variable', '6.3', 'an opaque type is loaded only from a variable of that type', 'ld_global_sig64 $d1, [&u];', pre='global_u64 &u;')
 case('vector_suffix_count', '4.17', '_vN matches the number of vector elements', 'ld_v2_u32 ($s1, $s2, $s3), [$d1];')
 case('flat_segment_suffix', '4.18', 'flat addresses have no segment modifier (no _flat)', 'ld_flat_u32 $s1, [$d1];')

@@ -37,6 +37,7 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
     ("sig32_large_model", "ld_global_sig32", 0, None),
     ("sig64_small_variable", "global_sig64 &x", 0, None),
     ("cmp_subword_source", "cmp_eq_b1_u16", 0, None),
+    ("cmp_packed_control", "cmp_eq_ps_u8x4_u8x4", 0, None),
     (
         "detectexcept_wavesize",
         "setdetectexcept_u32",

@@ -1244,8 +1244,8 @@ fn check_image_extension(cx: &mut Cx<'_, '_, '_>) {
 }
 
 /// Packed `cmp` (PRM 5.18): destination is the unsigned packed type of the
-/// source's shape; packing `pp`..`ss` on packed sources only; ftz only on
-/// float sources.
+/// source's shape; packing `pp` (the only control Table 5-25 allows) on
+/// packed sources only; ftz only on float sources.
 fn check_cmp(cx: &mut Cx<'_, '_, '_>) {
     let (ty, src) = (cx.v.ty, cx.v.src);
     if src.is_packed() {
@@ -1258,11 +1258,11 @@ fn check_cmp(cx: &mut Cx<'_, '_, '_>) {
             );
             cx.err("PRM 5.18", msg);
         }
-        if !matches!(
-            cx.v.pack,
-            BrigPack::PP | BrigPack::PS | BrigPack::SP | BrigPack::SS
-        ) {
-            cx.err("PRM 4.14", "packed compare needs pp, ps, sp or ss");
+        if cx.v.pack != BrigPack::PP {
+            cx.err(
+                "PRM 5.18",
+                "a packed compare takes the packing control pp only (Table 5-25)",
+            );
         }
     } else {
         if ty.is_packed() {
