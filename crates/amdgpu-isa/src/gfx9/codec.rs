@@ -469,10 +469,12 @@ fn parse_attr(text: &str, col: usize) -> Result<i64> {
 /// Register width of the operand at role index `i` (from the table's base
 /// form), defaulting to 1.
 fn width(def: &InstDef, i: usize) -> u8 {
-    let present: Vec<usize> = (0..def.operands.len())
-        .filter(|&k| !(is_opt(def.operands[k]) && def.mnemonic.contains("atomic")))
-        .collect();
-    let pos = present.iter().position(|&k| k == i);
+    // Atomics without a returned value leave their optional operands out
+    // of `widths`: operand `i`'s index there counts the present ones.
+    let atomic = def.mnemonic.contains("atomic");
+    let absent = |k: usize| atomic && is_opt(def.operands[k]);
+    let pos =
+        (i < def.operands.len() && !absent(i)).then(|| (0..i).filter(|&k| !absent(k)).count());
     let w = match pos {
         Some(p) => def.widths.get(p).copied().unwrap_or(0),
         None => {
