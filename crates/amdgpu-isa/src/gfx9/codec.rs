@@ -25,7 +25,8 @@ fn role(r: &str) -> &str {
 }
 
 fn is_opt(r: &str) -> bool {
-    r.split(':').any(|p| p == "opt")
+    // One of the `:`-separated parts is `opt` (without splitting: hot).
+    r == "opt" || r.starts_with("opt:") || r.ends_with(":opt") || r.contains(":opt:")
 }
 
 /// Encoding family and opcode field of the instruction whose first dword
@@ -471,7 +472,7 @@ fn parse_attr(text: &str, col: usize) -> Result<i64> {
 fn width(def: &InstDef, i: usize) -> u8 {
     // Atomics without a returned value leave their optional operands out
     // of `widths`: operand `i`'s index there counts the present ones.
-    let atomic = def.mnemonic.contains("atomic");
+    let atomic = def.operands.iter().any(|r| is_opt(r)) && def.mnemonic.contains("atomic");
     let absent = |k: usize| atomic && is_opt(def.operands[k]);
     let pos =
         (i < def.operands.len() && !absent(i)).then(|| (0..i).filter(|&k| !absent(k)).count());
