@@ -21,7 +21,11 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 fn role(r: &str) -> &str {
-    r.split(':').next().unwrap_or("")
+    // The part before the first `:` (a byte scan: roles are short and hot).
+    r.as_bytes()
+        .iter()
+        .position(|&c| c == b':')
+        .map_or(r, |p| &r[..p])
 }
 
 fn is_opt(r: &str) -> bool {
@@ -1840,10 +1844,10 @@ pub fn print(inst: &Inst) -> String {
                     .map_or_else(|| format!("invalid_param_{v}"), |p| p.to_string()),
                 _ => op.print(operand_type(def, i)),
             };
-        if let (true, Some(k)) = (
-            is_dpp(def.family) || is_sdwa(def.family),
-            def.operands.get(i).and_then(|_| dpp_sdwa_src(def, i)),
-        ) {
+        let dpp_sdwa = (is_dpp(def.family) || is_sdwa(def.family))
+            .then(|| def.operands.get(i).and_then(|_| dpp_sdwa_src(def, i)))
+            .flatten();
+        if let Some(k) = dpp_sdwa {
             if m.sext >> k & 1 == 1 {
                 t = format!("sext({t})");
             }
