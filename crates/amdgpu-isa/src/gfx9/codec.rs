@@ -21,11 +21,16 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 fn role(r: &str) -> &str {
-    r.split(':').next().unwrap_or("")
+    // The part before the first `:` (a byte scan: roles are short and hot).
+    r.as_bytes()
+        .iter()
+        .position(|&c| c == b':')
+        .map_or(r, |p| &r[..p])
 }
 
 fn is_opt(r: &str) -> bool {
-    r.split(':').any(|p| p == "opt")
+    // One of the `:`-separated parts is `opt` (without splitting: hot).
+    r == "opt" || r.starts_with("opt:") || r.ends_with(":opt") || r.contains(":opt:")
 }
 
 /// Encoding family and opcode field of the instruction whose first dword
@@ -469,10 +474,12 @@ fn parse_attr(text: &str, col: usize) -> Result<i64> {
 /// Register width of the operand at role index `i` (from the table's base
 /// form), defaulting to 1.
 fn width(def: &InstDef, i: usize) -> u8 {
-    let present: Vec<usize> = (0..def.operands.len())
-        .filter(|&k| !(is_opt(def.operands[k]) && def.mnemonic.contains("atomic")))
-        .collect();
-    let pos = present.iter().position(|&k| k == i);
+    // Atomics without a returned value leave their optional operands out
+    // of `widths`: operand `i`'s index there counts the present ones.
+    let atomic = def.operands.iter().any(|r| is_opt(r)) && def.mnemonic.contains("atomic");
+    let absent = |k: usize| atomic && is_opt(def.operands[k]);
+    let pos =
+        (i < def.operands.len() && !absent(i)).then(|| (0..i).filter(|&k| !absent(k)).count());
     let w = match pos {
         Some(p) => def.widths.get(p).copied().unwrap_or(0),
         None => {
@@ -1837,10 +1844,10 @@ pub fn print(inst: &Inst) -> String {
                     .map_or_else(|| format!("invalid_param_{v}"), |p| p.to_string()),
                 _ => op.print(operand_type(def, i)),
             };
-        if let (true, Some(k)) = (
-            is_dpp(def.family) || is_sdwa(def.family),
-            def.operands.get(i).and_then(|_| dpp_sdwa_src(def, i)),
-        ) {
+        let dpp_sdwa = (is_dpp(def.family) || is_sdwa(def.family))
+            .then(|| def.operands.get(i).and_then(|_| dpp_sdwa_src(def, i)))
+            .flatten();
+        if let Some(k) = dpp_sdwa {
             if m.sext >> k & 1 == 1 {
                 t = format!("sext({t})");
             }

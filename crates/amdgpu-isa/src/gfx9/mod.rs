@@ -244,7 +244,22 @@ impl InstDef {
     /// The type of the source operands, from the mnemonic's last type token
     /// (`v_cvt_f16_i16` → `I16`): decides how inline constants print.
     pub fn src_type(&self) -> SrcType {
-        SrcType::of_mnemonic(self.mnemonic)
+        thread_local! {
+            /// The last mnemonic asked about (its address) and its type:
+            /// the assembler and printer ask once per operand.
+            static LAST: std::cell::Cell<(usize, SrcType)> =
+                const { std::cell::Cell::new((0, SrcType::B32)) };
+        }
+        let key = self.mnemonic.as_ptr() as usize ^ (self.mnemonic.len() << 48);
+        LAST.with(|last| {
+            let (k, ty) = last.get();
+            if k == key {
+                return ty;
+            }
+            let ty = SrcType::of_mnemonic(self.mnemonic);
+            last.set((key, ty));
+            ty
+        })
     }
 
     /// Looks an instruction up by LLVM mnemonic, printed name, or one of

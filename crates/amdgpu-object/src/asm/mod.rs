@@ -200,6 +200,17 @@ pub struct Assembly {
 
 /// Assembles `source`. On error, every diagnostic found.
 pub fn assemble(source: &str, opts: &Options) -> Result<Assembly, Errors> {
+    assemble_with(source, opts, true)
+}
+
+/// Assembles `source` like [`assemble`] but leaves
+/// [`Assembly::listing`] empty: faster when only the object is wanted.
+pub fn assemble_object(source: &str, opts: &Options) -> Result<Assembly, Errors> {
+    assemble_with(source, opts, false)
+}
+
+/// Assembles `source`, building the listing if `want_listing`.
+fn assemble_with(source: &str, opts: &Options, want_listing: bool) -> Result<Assembly, Errors> {
     let Some(isa) = gfx9::Target::from_processor(opts.target.processor.name) else {
         return Err(Errors(vec![Diagnostic {
             file: opts.file_name.clone(),
@@ -229,6 +240,7 @@ pub fn assemble(source: &str, opts: &Options) -> Result<Assembly, Errors> {
         cov: DEFAULT_CODE_OBJECT_VERSION,
         diags: Vec::new(),
         listing: String::new(),
+        want_listing,
         line_no: 0,
     };
     a.run();
@@ -267,12 +279,18 @@ struct Asm<'s> {
     cov: u32,
     diags: Vec<Diagnostic>,
     listing: String,
+    /// Whether to build `listing` at all.
+    want_listing: bool,
     line_no: usize,
 }
 
 /// Strips comments (`;`, `//`, `/* */` on one line) outside strings.
-fn strip_comment(line: &str) -> String {
+fn strip_comment(line: &str) -> std::borrow::Cow<'_, str> {
     let b = line.as_bytes();
+    // Most lines hold no comment or string: borrow them as they are.
+    if !b.iter().any(|c| matches!(c, b';' | b'/' | b'"')) {
+        return std::borrow::Cow::Borrowed(line);
+    }
     let mut out = String::with_capacity(line.len());
     let mut i = 0;
     let mut in_str = false;
@@ -305,7 +323,7 @@ fn strip_comment(line: &str) -> String {
         out.push(ch);
         i += ch.len_utf8();
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 fn is_ident_start(c: char) -> bool {
@@ -546,7 +564,9 @@ impl<'s> Asm<'s> {
             return;
         }
         self.symbols[i].defined = Some((s, off));
-        self.listing.push_str(&format!("{name}:\n"));
+        if self.want_listing {
+            self.listing.push_str(&format!("{name}:\n"));
+        }
     }
 
     fn set(&mut self, name: &str, expr: &str, col: usize) {
@@ -1140,30 +1160,53 @@ impl<'s> Asm<'s> {
         };
         let s = self.section();
         let offset = self.sections[s].data.len() as u64;
-        let printed = gfx9::print(&inst);
+        if let Some((l, lcol)) = &label {
+            if inst.def.family != Family::Sopp && inst.def.family != Family::Sopk {
+                self.error(self.loc(*lcol, 0), "invalid operand for instruction");
+                return;
+            }
+            self.fixups.push(Fixup {
+                section: s,
+                offset,
+                label: l.clone(),
+                // llvm-mc reports an undefined label at the mnemonic.
+                loc: self.loc(col, 0),
+            });
+        }
+        if self.want_listing {
+            let branch = is_branch(mnemonic, self.isa);
+            self.list_instruction(
+                &inst,
+                &bytes,
+                label.as_ref().map(|(l, _)| l.as_str()),
+                branch,
+            );
+        }
+        self.emit(&bytes);
+    }
+
+    /// Appends the `-show-encoding` lines of one instruction (`label`: the
+    /// branch target label of a fixup; `branch`: a branch mnemonic).
+    fn list_instruction(
+        &mut self,
+        inst: &gfx9::Inst,
+        bytes: &[u8],
+        label: Option<&str>,
+        branch: bool,
+    ) {
+        let printed = gfx9::print(inst);
         let mut enc: Vec<String> = bytes.iter().map(|b| format!("{b:#04x}")).collect();
-        let shown = match &label {
-            Some((l, lcol)) => {
-                if inst.def.family != Family::Sopp && inst.def.family != Family::Sopk {
-                    self.error(self.loc(*lcol, 0), "invalid operand for instruction");
-                    return;
-                }
+        let shown = match label {
+            Some(l) => {
                 enc[0] = "A".into();
                 enc[1] = "A".into();
-                self.fixups.push(Fixup {
-                    section: s,
-                    offset,
-                    label: l.clone(),
-                    // llvm-mc reports an undefined label at the mnemonic.
-                    loc: self.loc(col, 0),
-                });
                 let head = printed
                     .rsplit_once(' ')
                     .map_or(printed.as_str(), |(h, _)| h);
                 format!("{head} {l}")
             }
             // llvm-mc prints a branch's simm16 signed.
-            None if is_branch(mnemonic, self.isa) => match printed.rsplit_once(' ') {
+            None if branch => match printed.rsplit_once(' ') {
                 Some((head, v)) => match v.parse::<u16>() {
                     Ok(v) => format!("{head} {}", v as i16),
                     Err(_) => printed,
@@ -1178,13 +1221,12 @@ impl<'s> Asm<'s> {
             " ".repeat(pad),
             enc.join(",")
         ));
-        if let Some((l, _)) = &label {
+        if let Some(l) = label {
             self.listing.push_str(&format!(
                 "{};   fixup A - offset: 0, value: {l}, kind: fixup_si_sopp_br\n",
                 " ".repeat(COMMENT_COLUMN)
             ));
         }
-        self.emit(&bytes);
     }
 
     /// Replaces operands that name `.set` symbols by their values (after

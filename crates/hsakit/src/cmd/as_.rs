@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use amdgpu_object::asm::{Options, assemble};
+use amdgpu_object::asm::{Options, assemble, assemble_object};
 use amdgpu_object::target::TargetId;
 use anyhow::Context;
 
@@ -42,7 +42,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         target,
         file_name: args.input.display().to_string(),
     };
-    let assembly = match assemble(&source, &opts) {
+    let assembled = if args.show_encoding {
+        assemble(&source, &opts)
+    } else {
+        assemble_object(&source, &opts)
+    };
+    let assembly = match assembled {
         Ok(a) => a,
         Err(errors) => {
             eprint!("{errors}");
