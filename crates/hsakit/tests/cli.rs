@@ -2,14 +2,10 @@
 //! error messages that name file:line:col (text) or section and offset (BRIG).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn hsakit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hsakit"))
-        .args(args)
-        .output()
-        .expect("cannot run hsakit")
-}
+mod common;
+use common::hsakit;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -7,6 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+use common::{CONFIGS, Config};
+
 /// One kernel argument, as `hsakit run --arg` takes it.
 enum Arg {
     Buf(Vec<u8>),
@@ -15,30 +18,6 @@ enum Arg {
     U32(u32),
     F32(f32),
 }
-
-struct Config {
-    mcpu: &'static str,
-    cov: u32,
-}
-
-const CONFIGS: [Config; 4] = [
-    Config {
-        mcpu: "gfx900",
-        cov: 5,
-    },
-    Config {
-        mcpu: "gfx90a",
-        cov: 5,
-    },
-    Config {
-        mcpu: "gfx900",
-        cov: 4,
-    },
-    Config {
-        mcpu: "gfx90a",
-        cov: 4,
-    },
-];
 
 fn corpus_dir() -> PathBuf {
     oracles::workspace_root().join("tests/emu")

@@ -39,29 +39,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-struct Config {
-    mcpu: &'static str,
-    cov: u32,
-}
-
-const CONFIGS: [Config; 4] = [
-    Config {
-        mcpu: "gfx900",
-        cov: 5,
-    },
-    Config {
-        mcpu: "gfx90a",
-        cov: 5,
-    },
-    Config {
-        mcpu: "gfx900",
-        cov: 4,
-    },
-    Config {
-        mcpu: "gfx90a",
-        cov: 4,
-    },
-];
+mod common;
+use common::{CONFIGS, Config};
 
 fn corpus_dir() -> PathBuf {
     oracles::workspace_root().join("tests/emu/pocl")

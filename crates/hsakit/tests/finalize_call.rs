@@ -5,18 +5,12 @@
 //! located errors for what is not supported yet (recursion, `icall`,
 //! irreducible control flow).
 
-use std::process::{Command, Output};
-
 use oracles::mutate::Rng;
 
-const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
+mod common;
+use common::hsakit;
 
-fn hsakit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hsakit"))
-        .args(args)
-        .output()
-        .expect("cannot run hsakit")
-}
+const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
 
 /// A kernel argument.
 enum Arg {

@@ -8,16 +8,12 @@
 //! `hsakit as` to the same bytes.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+
+mod common;
+use common::hsakit;
 
 const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
-
-fn hsakit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hsakit"))
-        .args(args)
-        .output()
-        .expect("cannot run hsakit")
-}
 
 fn ok(args: &[&str]) -> String {
     let out = hsakit(args);

@@ -6,6 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::hsakit;
+
 const SRC: &str = r#"
 __kernel void vadd(__global const float *a, __global const float *b,
                    __global float *c, uint n) {
@@ -28,13 +31,6 @@ __kernel void spin(volatile __global uint *flag) {
   while (flag[0] == 0) {}
 }
 "#;
-
-fn hsakit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hsakit"))
-        .args(args)
-        .output()
-        .expect("cannot run hsakit")
-}
 
 /// The code object, or `None` (test skipped loudly) without clang.
 fn compile(dir: &oracles::Scratch) -> Option<PathBuf> {

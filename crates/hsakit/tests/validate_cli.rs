@@ -5,14 +5,9 @@
 //! form.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn hsakit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hsakit"))
-        .args(args)
-        .output()
-        .expect("cannot run hsakit")
-}
+mod common;
+use common::hsakit;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
