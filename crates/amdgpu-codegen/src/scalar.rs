@@ -103,7 +103,12 @@ pub fn scalarize(f: &mut Function, target: Target) -> Result<()> {
             // Writers: all candidates written need a scalar twin whose
             // sources are scalar.
             if defs.iter().any(|d| cand.contains(d)) {
-                let ok = twin.is_some() && sources_scalar(&mi, f, &cand);
+                // Both halves of a carry pair become scalar, or neither.
+                let partner_ok = twin.is_some_and(|_| {
+                    carry_partner(&mi, at)
+                        .is_none_or(|p| regs(&inst(f, p), true).all(|d| cand.contains(&d)))
+                });
+                let ok = partner_ok && sources_scalar(&mi, f, &cand);
                 if !ok || defs.len() != 1 {
                     for d in defs {
                         cand.remove(&d);
@@ -224,6 +229,19 @@ fn twin_of(mi: &MInst, f: &Function, (b, i): At) -> Option<&'static str> {
         return Some(p.3);
     }
     None
+}
+
+/// Where the other half of a carry pair is, if `mi` (with a scalar twin)
+/// is one.
+fn carry_partner(mi: &MInst, (b, i): At) -> Option<At> {
+    let mn = mi.def.mnemonic;
+    if CARRY_PAIRS.iter().any(|p| p.0 == mn) {
+        Some((b, i + 1))
+    } else if CARRY_PAIRS.iter().any(|p| p.1 == mn) {
+        Some((b, i.checked_sub(1)?))
+    } else {
+        None
+    }
 }
 
 /// Whether every register source of `mi` is scalar once `cand` are

@@ -27,6 +27,17 @@ use std::sync::{Arc, Mutex, RwLock};
 /// null and small pointers fault.
 pub const FIRST_ADDRESS: u64 = 0x1_0000_0000;
 
+/// First device address of a small-machine-model memory
+/// ([`Memory::new_small`]): 256 MiB, so that null and small pointers
+/// still fault.
+pub const SMALL_FIRST_ADDRESS: u64 = 0x1000_0000;
+
+/// Highest address + 1 of a small-machine-model memory: every address
+/// fits 32 bits, and the top 32 MiB stay free for the finalizer's 32-bit
+/// flat windows onto group and private memory
+/// (`hsail_finalizer`'s `FLAT32_GROUP`).
+pub const SMALL_ADDRESS_LIMIT: u64 = 0xfe00_0000;
+
 /// Unmapped gap after every allocation (and minimum alignment).
 pub const GUARD: u64 = 0x1_0000;
 
@@ -211,6 +222,8 @@ impl Allocation {
 pub struct Memory {
     map: RwLock<Arc<Vec<Arc<Allocation>>>>,
     next: Mutex<u64>,
+    /// Highest address + 1 allocations may reach.
+    limit: u64,
     /// Bytes currently allocated.
     allocated: AtomicU64,
 }
@@ -222,13 +235,30 @@ impl Default for Memory {
 }
 
 impl Memory {
-    /// Empty memory.
+    /// Empty memory whose allocations start at 4 GiB ([`FIRST_ADDRESS`]),
+    /// so that an address truncated to 32 bits faults.
     pub fn new() -> Memory {
+        Memory::with_range(FIRST_ADDRESS, ADDRESS_LIMIT)
+    }
+
+    /// Empty memory for the small machine model: every allocation lies
+    /// below [`SMALL_ADDRESS_LIMIT`], so its addresses fit 32 bits.
+    pub fn new_small() -> Memory {
+        Memory::with_range(SMALL_FIRST_ADDRESS, SMALL_ADDRESS_LIMIT)
+    }
+
+    fn with_range(first: u64, limit: u64) -> Memory {
         Memory {
             map: RwLock::new(Arc::new(Vec::new())),
-            next: Mutex::new(FIRST_ADDRESS),
+            next: Mutex::new(first),
+            limit,
             allocated: AtomicU64::new(0),
         }
+    }
+
+    /// Whether every address this memory hands out fits 32 bits.
+    pub fn is_small(&self) -> bool {
+        self.limit <= 1 << 32
     }
 
     /// Allocates `size` zeroed bytes aligned to `align` (at least
@@ -239,7 +269,7 @@ impl Memory {
         let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
         let base = next.checked_next_multiple_of(align)?;
         let end = base.checked_add(size.max(1))?;
-        if end > ADDRESS_LIMIT {
+        if end > self.limit {
             return None;
         }
         if self.allocated.load(Ordering::Relaxed).saturating_add(size) > MEMORY_LIMIT {
@@ -456,6 +486,17 @@ impl MemView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_memory_stays_below_its_limit() {
+        let m = Memory::new_small();
+        assert!(m.is_small() && !Memory::new().is_small());
+        let a = m.allocate(1 << 20, 64).unwrap();
+        assert!(a >= SMALL_FIRST_ADDRESS && a + (1 << 20) <= SMALL_ADDRESS_LIMIT);
+        // The arena is under 4 GiB: a 4 GiB allocation cannot fit.
+        assert_eq!(m.allocate(1 << 32, 64), None);
+        assert!(Memory::new().allocate(8, 8).unwrap() >= 1 << 32);
+    }
 
     #[test]
     fn accesses_are_bounds_checked() {

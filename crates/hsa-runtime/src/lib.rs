@@ -40,4 +40,4 @@ pub use packet::{BarrierPacket, DispatchPacket, FenceScope, Header, PacketType};
 pub use printf::{Formats as PrintfFormats, PrintfBuffer};
 pub use queue::{DispatchRecord, Queue};
 pub use signal::{Condition, Signal};
-pub use system::{Agent, AgentKind, Region, Segment, System};
+pub use system::{Agent, AgentKind, MachineModel, Region, Segment, System};

@@ -40,6 +40,20 @@ pub const QUEUE_MAX_SIZE: u32 = 128 * 1024;
 /// 128 TiB; 64 GiB is what a large discrete GPU reports.
 pub const GLOBAL_REGION_SIZE: u64 = 64 << 30;
 
+/// The machine model of the system (`hsa_machine_model_t`,
+/// `HSA_SYSTEM_INFO_MACHINE_MODEL`): the size of global addresses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum MachineModel {
+    /// 32-bit global addresses: all device memory (code objects, queues,
+    /// signals, kernarg segments, allocations) lies below 4 GiB, as HSAIL
+    /// `$small` kernels need.
+    Small,
+    /// 64-bit global addresses; device memory starts at 4 GiB, so that a
+    /// truncated address faults.
+    #[default]
+    Large,
+}
+
 /// Kind of an agent (`hsa_device_type_t`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AgentKind {
@@ -287,8 +301,18 @@ pub struct System {
 impl System {
     /// A system whose GPU agent is `processor` (a target ID such as
     /// `gfx90a`, `gfx900:xnack-` or `amdgcn-amd-amdhsa--gfx90a:sramecc+`),
-    /// running work-groups on `threads` host threads (at least 1).
+    /// running work-groups on `threads` host threads (at least 1), in the
+    /// large machine model.
     pub fn new(processor: &str, threads: usize) -> Result<System> {
+        System::with_machine_model(processor, threads, MachineModel::Large)
+    }
+
+    /// [`System::new`] in machine model `model`.
+    pub fn with_machine_model(
+        processor: &str,
+        threads: usize,
+        model: MachineModel,
+    ) -> Result<System> {
         let target_id = TargetId::parse(processor)
             .map_err(|e| Error::Agent(format!("bad processor `{processor}`: {e}")))?;
         let name = target_id.processor.name;
@@ -334,7 +358,10 @@ impl System {
         };
         Ok(System {
             shared: Arc::new(Shared {
-                memory: Arc::new(Memory::new()),
+                memory: Arc::new(match model {
+                    MachineModel::Small => Memory::new_small(),
+                    MachineModel::Large => Memory::new(),
+                }),
                 target_id,
                 threads,
                 watchdog: AtomicU64::new(amdgpu_emu::dispatch::DEFAULT_WATCHDOG),
@@ -386,6 +413,15 @@ impl System {
             .store(instructions.max(1), Ordering::Relaxed);
     }
 
+    /// The machine model (`HSA_SYSTEM_INFO_MACHINE_MODEL`).
+    pub fn machine_model(&self) -> MachineModel {
+        if self.shared.memory.is_small() {
+            MachineModel::Small
+        } else {
+            MachineModel::Large
+        }
+    }
+
     /// The device memory every region is carved from.
     pub fn memory(&self) -> &Arc<Memory> {
         &self.shared.memory
@@ -415,7 +451,10 @@ impl System {
             .memory
             .allocate(rounded, region.alloc_alignment())
             .ok_or_else(|| {
-                Error::OutOfResources(format!("cannot allocate {size} bytes in {region:?}"))
+                Error::OutOfResources(format!(
+                    "cannot allocate {size} bytes in {region:?}{}",
+                    self.small_note()
+                ))
             })?;
         self.shared
             .allocations
@@ -423,6 +462,14 @@ impl System {
             .unwrap_or_else(|e| e.into_inner())
             .insert(addr, region);
         Ok(addr)
+    }
+
+    /// Why an allocation may fail in the small machine model.
+    fn small_note(&self) -> &'static str {
+        match self.machine_model() {
+            MachineModel::Small => " (small machine model: all memory must lie below 4 GiB)",
+            MachineModel::Large => "",
+        }
     }
 
     /// Frees memory returned by [`System::allocate`] (`hsa_memory_free`).

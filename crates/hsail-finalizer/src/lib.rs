@@ -101,6 +101,11 @@ pub struct Finalized {
     pub asm: String,
     /// Kernel symbol names (without `&`), in module order.
     pub kernels: Vec<String>,
+    /// The module is `$small`: its kernels take 32-bit global addresses,
+    /// so everything they reach (kernarg segment, buffers, `.data`, the
+    /// dispatch packet) must lie below 4 GiB (an HSA system in the small
+    /// machine model). The code object itself does not record this.
+    pub small_model: bool,
 }
 
 /// Where BRIG code entries come from, for error messages.
@@ -341,6 +346,7 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
         code_object,
         asm,
         kernels: kernels.iter().map(|k| k.name.clone()).collect(),
+        small_model: info.machine_model == brig::BrigMachineModel::SMALL,
     })
 }
 

@@ -152,6 +152,9 @@ struct Cx<'a> {
     private: HashMap<u32, u32>,
     /// Global and readonly variable directive → offset in `.data`.
     globals: HashMap<u32, u32>,
+    /// The module is `$small`: global, readonly, kernarg and flat
+    /// addresses are 32-bit ([`ldst`]'s `small_addr`).
+    small: bool,
     kernarg_ptr: Option<VReg>,
     dispatch_ptr: Option<VReg>,
     dispatch_id: Option<VReg>,
@@ -323,6 +326,7 @@ fn lower_kernel_with(
         group,
         private,
         globals: data.offsets.clone(),
+        small: info.machine_model == brig::BrigMachineModel::SMALL,
         kernarg_ptr: None,
         dispatch_ptr: None,
         dispatch_id: None,

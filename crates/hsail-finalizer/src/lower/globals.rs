@@ -21,7 +21,7 @@ use brig::{BrigDirectiveVariable, BrigModule, BrigSegment};
 use hsail::validate::{ModuleInfo, SymbolKind};
 
 use super::ldst::{Addr, Mem};
-use super::{Cx, Src, dw, pair};
+use super::{Cx, Src, dw, pair, r};
 use crate::{Error, Locator, Result};
 
 /// The most bytes of global and readonly variables a module may define
@@ -167,6 +167,22 @@ impl Cx<'_> {
         let v = self.vtemp(2);
         self.emit("v_mov_b32", vec![dw(v, 0), dw(p, 0)])?;
         self.emit("v_mov_b32", vec![dw(v, 1), dw(p, 1)])?;
+        if self.small {
+            // 32-bit address arithmetic on the variable's low dword.
+            let a = match reg {
+                None => v,
+                Some((x, _)) => {
+                    let t = self.vtemp(1);
+                    self.emit("v_add_u32_e64", vec![r(t), dw(v, 0), r(x)])?;
+                    t
+                }
+            };
+            return Ok(Addr {
+                mem: Mem::Vmem { flat: false },
+                base: Some(self.small_addr(Src::Reg(a), off, false)?),
+                off: 0,
+            });
+        }
         let base = match reg {
             None => v,
             Some((x, true)) => {
@@ -182,7 +198,7 @@ impl Cx<'_> {
             }
             Some(_) => {
                 return Err(self.unsupported(format!(
-                    "{what}: a 32-bit global address (small machine model)"
+                    "{what}: a 32-bit address register in the large machine model"
                 )));
             }
         };

@@ -165,18 +165,25 @@ impl Cx<'_> {
         }
         let base = match (mem, reg) {
             (_, None) => None,
-            (Mem::Vmem { .. }, Some((v, true))) => Some(v),
-            (Mem::Lds | Mem::Scratch, Some((v, false))) => Some(v),
-            (Mem::Vmem { .. }, Some(_)) => {
-                return Err(self.unsupported(format!(
-                    "{what}: a 32-bit global or flat address (small machine model)"
-                )));
+            (Mem::Vmem { .. }, Some((v, true))) if !self.small => Some(v),
+            (Mem::Vmem { flat }, Some((v, false))) if self.small => {
+                let a = self.small_addr(Src::Reg(v), off, flat)?;
+                off = 0;
+                Some(a)
             }
+            (Mem::Lds | Mem::Scratch, Some((v, false))) => Some(v),
             _ => {
-                return Err(self.unsupported(format!("{what}: a 64-bit segment address")));
+                return Err(self.unsupported(format!(
+                    "{what}: an address register of the wrong size for the machine model"
+                )));
             }
         };
         match (mem, base) {
+            (Mem::Vmem { flat }, None) if self.small => Ok(Addr {
+                mem,
+                base: Some(self.small_addr(Src::Const(0), off, flat)?),
+                off: 0,
+            }),
             (Mem::Vmem { .. }, None) => {
                 // An absolute 64-bit address.
                 let v = self.val64(Src::Const(off as u64))?;
@@ -199,6 +206,38 @@ impl Cx<'_> {
             }
             _ => Ok(Addr { mem, base, off }),
         }
+    }
+
+    /// The 64-bit machine address of the 32-bit address `a + off` of the
+    /// small machine model (PRM 2.9): the sum wraps at 32 bits, then a
+    /// global, readonly or kernarg address is zero-extended (the runtime
+    /// puts all of a small-model program's memory below 4 GiB) and a flat
+    /// one goes through [`Cx::flat32_to_64`].
+    pub(super) fn small_addr(&mut self, a: Src, off: i64, flat: bool) -> Result<VReg> {
+        let a = self.sum32(a, off)?;
+        if flat {
+            return self.flat32_to_64(a);
+        }
+        let p = self.vtemp(2);
+        let lo = self.val_any(a, 0);
+        self.emit("v_mov_b32", vec![dw(p, 0), lo])?;
+        self.emit("v_mov_b32", vec![dw(p, 1), Opnd::constant(0)])?;
+        Ok(p)
+    }
+
+    /// `a + off` modulo 2^32.
+    fn sum32(&mut self, a: Src, off: i64) -> Result<Src> {
+        Ok(match (a, off as u32) {
+            (Src::Const(c), k) => Src::Const(u64::from((c as u32).wrapping_add(k))),
+            (a, 0) => a,
+            (a, k) => {
+                let x = self.val(a, 0)?;
+                let y = self.val(Src::Const(u64::from(k)), 0)?;
+                let t = self.vtemp(1);
+                self.emit("v_add_u32_e64", vec![r(t), x, y])?;
+                Src::Reg(t)
+            }
+        })
     }
 
     /// Register and immediate offset for the bytes at `a.off + extra`:
@@ -497,7 +536,8 @@ impl Cx<'_> {
     }
 
     /// `lda`: the segment address of the expression (32-bit for group and
-    /// private, 64-bit for global, readonly and kernarg).
+    /// private, and for everything in the small machine model; 64-bit for
+    /// global, readonly and kernarg in the large one).
     pub(super) fn lower_lda(
         &mut self,
         a: &BrigInstAddr,
@@ -510,18 +550,31 @@ impl Cx<'_> {
             _ => return Err(self.unsupported(what.to_string())),
         };
         let d = self.dst(ops[0])?;
+        if self.small && matches!(a.segment, BrigSegment::FLAT | BrigSegment::NONE) {
+            // A 32-bit flat address expression is its own value.
+            let Ok(brig::Operand::Address(x)) = self.m.operand(ops[1]) else {
+                return Err(self.unsupported(format!("{what}: this address operand")));
+            };
+            let base = self
+                .addr_reg(x.reg, what)?
+                .map_or(Src::Const(0), |(v, _)| Src::Reg(v));
+            let v = self.sum32(base, x.offset.get() as i64)?;
+            let v = self.val_any(v, 0);
+            return self.emit("v_mov_b32", vec![dw(d, 0), v]);
+        }
         let addr = self.resolve(a.segment, ops[1], what)?;
-        match addr.mem {
+        // 64-bit base and offset; a small-model address is the low dword.
+        let (b, off) = match addr.mem {
             Mem::Kernarg => {
                 let kp = self.input(self.kernarg_ptr, "the kernarg segment pointer")?;
                 let k = self.vtemp(2);
                 self.emit("v_mov_b32", vec![dw(k, 0), dw(kp, 0)])?;
                 self.emit("v_mov_b32", vec![dw(k, 1), dw(kp, 1)])?;
-                self.add_const64(d, k, addr.off)
+                (k, addr.off)
             }
             Mem::Vmem { .. } => {
                 let (b, imm) = self.place(&addr, 0)?;
-                self.add_const64(d, b, i64::from(imm))
+                (b, i64::from(imm))
             }
             Mem::Lds | Mem::Scratch => {
                 let (b, imm) = self.place(&addr, 0)?;
@@ -534,9 +587,15 @@ impl Cx<'_> {
                 if wide_dst {
                     self.emit("v_mov_b32", vec![dw(d, 1), Opnd::constant(0)])?;
                 }
-                Ok(())
+                return Ok(());
             }
+        };
+        if wide_dst {
+            return self.add_const64(d, b, off);
         }
+        let v = self.sum32(Src::Reg(b), off)?;
+        let v = self.val_any(v, 0);
+        self.emit("v_mov_b32", vec![dw(d, 0), v])
     }
 
     /// `d = b + k` on 64 bits.

@@ -15,6 +15,13 @@
 //! Null pointers: 0 for flat and global addresses, `0xffffffff` for group
 //! and private segment addresses (no variable is placed there), converted
 //! into each other unless `nonull` is given.
+//!
+//! Small machine model: a flat address is 32 bits. Global memory is
+//! below [`FLAT32_GROUP`] (the runtime's small-model arena ends there);
+//! the 16 MiB windows at [`FLAT32_GROUP`] and [`FLAT32_PRIVATE`] hold the
+//! group and private segment addresses: `stof` adds the window base,
+//! `ftos` keeps the offset in the window, and a flat access maps the
+//! window to its aperture ([`Cx::flat32_to_64`]).
 
 use amdgpu_codegen::{Opnd, ScratchInputs, VReg};
 use amdgpu_isa::gfx9::Operand;
@@ -29,6 +36,24 @@ use crate::Result;
 
 /// The segment null address of group and private memory.
 const SEGMENT_NULL: u32 = 0xffff_ffff;
+
+/// Small-model flat address of group segment address 0.
+pub const FLAT32_GROUP: u32 = 0xfe00_0000;
+
+/// Small-model flat address of private segment address 0.
+pub const FLAT32_PRIVATE: u32 = 0xff00_0000;
+
+/// Bytes of each small-model flat window.
+const FLAT32_WINDOW: u32 = 1 << 24;
+
+/// The small-model flat window of a segment.
+fn window(seg: BrigSegment) -> Option<u32> {
+    match seg {
+        BrigSegment::GROUP => Some(FLAT32_GROUP),
+        BrigSegment::PRIVATE => Some(FLAT32_PRIVATE),
+        _ => None,
+    }
+}
 
 /// Source codes of `src_shared_base` and `src_private_base`.
 fn aperture_code(seg: BrigSegment) -> Option<u16> {
@@ -130,10 +155,89 @@ impl Cx<'_> {
                 let k = self.val(Src::Const(u64::from(SEGMENT_NULL)), 0)?;
                 self.emit("v_cndmask_b32_e64", vec![dw(d, 0), k, dw(v, 0), pair(m)])
             }
-            BrigOpcode::SEGMENTP if flat64(c.source_type) => {
-                self.segmentp(c.segment, nonull, s, d, what)
-            }
+            BrigOpcode::SEGMENTP => self.segmentp(c.segment, nonull, s, d, what),
+            _ if self.small => self.segcvt32(c.base.opcode, c.segment, nonull, s, d, what),
             _ => Err(self.unsupported(format!("{what} (32-bit flat addresses)"))),
+        }
+    }
+
+    /// A constant as a VGPR or inline constant.
+    fn k(&mut self, c: u32) -> Result<Opnd> {
+        self.val(Src::Const(u64::from(c)), 0)
+    }
+
+    /// A lane mask of `lo <= x` (`lo` a constant).
+    fn at_least(&mut self, x: Opnd, lo: u32) -> Result<VReg> {
+        let k = self.k(lo)?;
+        self.lane_mask("v_cmp_le_u32_e64", k, x)
+    }
+
+    /// The 64-bit flat address of a small-model flat address `a`: the
+    /// group and private windows go to their apertures, anything else is
+    /// a global address.
+    pub(super) fn flat32_to_64(&mut self, a: Src) -> Result<VReg> {
+        let f = self.val(a, 0)?;
+        let g = self.at_least(f, FLAT32_GROUP)?;
+        let p = self.at_least(f, FLAT32_PRIVATE)?;
+        let mask = self.k(FLAT32_WINDOW - 1)?;
+        let off = self.vtemp(1);
+        self.emit("v_and_b32_e64", vec![r(off), f, mask])?;
+        let shared = self.aperture_hi(BrigSegment::GROUP, "a flat access")?;
+        let private = self.aperture_hi(BrigSegment::PRIVATE, "a flat access")?;
+        let hi = self.vtemp(1);
+        let d = self.vtemp(2);
+        self.emit("v_cndmask_b32_e64", vec![dw(d, 0), f, r(off), pair(g)])?;
+        self.emit(
+            "v_cndmask_b32_e64",
+            vec![r(hi), Opnd::constant(0), r(shared), pair(g)],
+        )?;
+        self.emit(
+            "v_cndmask_b32_e64",
+            vec![dw(d, 1), r(hi), r(private), pair(p)],
+        )?;
+        Ok(d)
+    }
+
+    /// Small-model `stof` and `ftos` (32-bit flat addresses in the windows
+    /// of the module docs).
+    fn segcvt32(
+        &mut self,
+        op: BrigOpcode,
+        seg: BrigSegment,
+        nonull: bool,
+        s: Src,
+        d: VReg,
+        what: &str,
+    ) -> Result<()> {
+        let x = self.val(s, 0)?;
+        let base = window(seg);
+        match (op, base) {
+            (BrigOpcode::STOF, Some(base)) => {
+                let k = self.k(base)?;
+                let t = self.vtemp(1);
+                self.emit("v_add_u32_e64", vec![r(t), x, k])?;
+                if nonull {
+                    return self.emit("v_mov_b32", vec![r(d), r(t)]);
+                }
+                let k = self.k(SEGMENT_NULL)?;
+                let m = self.lane_mask("v_cmp_ne_u32_e64", x, k)?;
+                self.emit(
+                    "v_cndmask_b32_e64",
+                    vec![r(d), Opnd::constant(0), r(t), pair(m)],
+                )
+            }
+            (BrigOpcode::FTOS, Some(_)) => {
+                let mask = self.k(FLAT32_WINDOW - 1)?;
+                let t = self.vtemp(1);
+                self.emit("v_and_b32_e64", vec![r(t), x, mask])?;
+                if nonull {
+                    return self.emit("v_mov_b32", vec![r(d), r(t)]);
+                }
+                let m = self.lane_mask("v_cmp_ne_u32_e64", x, Opnd::constant(0))?;
+                let null = self.k(SEGMENT_NULL)?;
+                self.emit("v_cndmask_b32_e64", vec![r(d), null, r(t), pair(m)])
+            }
+            _ => Err(self.unsupported(format!("{what} on the {seg:?} segment"))),
         }
     }
 
@@ -147,29 +251,65 @@ impl Cx<'_> {
         d: VReg,
         what: &str,
     ) -> Result<()> {
-        let v = self.val64(s)?;
+        let (m, null) = if self.small {
+            let x = self.val(s, 0)?;
+            let m = self.window_mask(seg, x, what)?;
+            (m, (!nonull).then_some(("v_cmp_eq_u32_e64", x)))
+        } else {
+            let v = self.val64(s)?;
+            let m = self.aperture_mask(seg, v, what)?;
+            (m, (!nonull).then_some(("v_cmp_eq_u64_e64", pair(v))))
+        };
+        let null = match null {
+            Some((cmp, x)) => Some(self.lane_mask(cmp, x, Opnd::constant(0))?),
+            None => None,
+        };
+        self.flag(m, null, d)
+    }
+
+    /// The lanes whose 64-bit flat address `v` is in `seg`.
+    fn aperture_mask(&mut self, seg: BrigSegment, v: VReg, what: &str) -> Result<VReg> {
         let in_aperture = |cx: &mut Self, seg| -> Result<VReg> {
             let hi = cx.aperture_hi(seg, what)?;
             cx.lane_mask("v_cmp_eq_u32_e64", dw(v, 1), r(hi))
         };
-        let m = match seg {
-            BrigSegment::GROUP | BrigSegment::PRIVATE => in_aperture(self, seg)?,
+        match seg {
+            BrigSegment::GROUP | BrigSegment::PRIVATE => in_aperture(self, seg),
             BrigSegment::GLOBAL => {
                 let g = in_aperture(self, BrigSegment::GROUP)?;
                 let p = in_aperture(self, BrigSegment::PRIVATE)?;
                 let m = self.stemp(2);
                 self.emit("s_nor_b64", vec![pair(m), pair(g), pair(p)])?;
-                m
+                Ok(m)
             }
+            _ => Err(self.unsupported(format!("{what} on the {seg:?} segment"))),
+        }
+    }
+
+    /// The lanes whose small-model flat address `x` is in `seg`'s window
+    /// (global: below the windows).
+    fn window_mask(&mut self, seg: BrigSegment, x: Opnd, what: &str) -> Result<VReg> {
+        let g = self.at_least(x, FLAT32_GROUP)?;
+        let p = self.at_least(x, FLAT32_PRIVATE)?;
+        let m = self.stemp(2);
+        match seg {
+            BrigSegment::GROUP => self.emit("s_andn2_b64", vec![pair(m), pair(g), pair(p)])?,
+            BrigSegment::PRIVATE => self.emit("s_mov_b64", vec![pair(m), pair(p)])?,
+            BrigSegment::GLOBAL => self.emit("s_not_b64", vec![pair(m), pair(g)])?,
             _ => return Err(self.unsupported(format!("{what} on the {seg:?} segment"))),
-        };
-        let m = if nonull {
-            m
-        } else {
-            let z = self.lane_mask("v_cmp_eq_u64_e64", pair(v), Opnd::constant(0))?;
-            let o = self.stemp(2);
-            self.emit("s_or_b64", vec![pair(o), pair(m), pair(z)])?;
-            o
+        }
+        Ok(m)
+    }
+
+    /// `d` = 1 in the lanes of mask `m` or of the `null` mask, else 0.
+    fn flag(&mut self, m: VReg, null: Option<VReg>, d: VReg) -> Result<()> {
+        let m = match null {
+            None => m,
+            Some(z) => {
+                let o = self.stemp(2);
+                self.emit("s_or_b64", vec![pair(o), pair(m), pair(z)])?;
+                o
+            }
         };
         self.emit(
             "v_cndmask_b32_e64",

@@ -29,7 +29,7 @@ use anyhow::{Context, anyhow, bail};
 use hsa_runtime::system::GROUP_SEGMENT_SIZE;
 use hsa_runtime::{
     Condition, DispatchPacket, Error, Executable, Geometry, HiddenValues, KernargBuilder,
-    PrintfBuffer, Queue, Region, Signal, Stats, System, describe_arg, printf,
+    MachineModel, PrintfBuffer, Queue, Region, Signal, Stats, System, describe_arg, printf,
 };
 
 /// Arguments of `hsakit run`.
@@ -190,11 +190,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.input.extension().and_then(|e| e.to_str()),
         Some("hsail" | "brig")
     );
-    let bytes = if hsail {
+    // A `$small` HSAIL module runs in a small-machine-model system (all
+    // memory below 4 GiB).
+    let (bytes, model) = if hsail {
         let mcpu = args.mcpu.as_deref().unwrap_or("gfx90a");
-        super::finalize::finalize_file(&args.input, mcpu, 5)?.code_object
+        let f = super::finalize::finalize_file(&args.input, mcpu, 5)?;
+        let model = if f.small_model {
+            MachineModel::Small
+        } else {
+            MachineModel::Large
+        };
+        (f.code_object, model)
     } else {
-        super::read_input(&args.input)?
+        (super::read_input(&args.input)?, MachineModel::Large)
     };
     let co = CodeObject::parse(&bytes)
         .with_context(|| format!("{}: malformed code object", args.input.display()))?;
@@ -237,7 +245,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
 
-    let system = System::new(&processor, threads)?;
+    let system = System::with_machine_model(&processor, threads, model)?;
     system.set_watchdog(args.watchdog);
     let exe =
         Executable::load(&system, &bytes).with_context(|| format!("{}", args.input.display()))?;
@@ -299,7 +307,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Spec::Buf(_) | Spec::Zeros(_) => {
                 want_kind(
                     matches!(meta.value_kind, ValueKind::GlobalBuffer)
-                        || (meta.value_kind == ValueKind::ByValue && meta.size == 8),
+                        || (meta.value_kind == ValueKind::ByValue && matches!(meta.size, 4 | 8)),
                     "a global buffer",
                 )?;
                 let data = match spec {
@@ -315,6 +323,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     address,
                     len: data.len(),
                 });
+                if meta.size < 8 && u32::try_from(address).is_err() {
+                    bail!(
+                        "kernel `{}`: --arg `{}`: buffer address {address:#x} does not fit {} (a 32-bit \
+                         address needs a small-machine-model kernel, whose memory lies below 4 GiB)",
+                        kernel.name,
+                        args.args[i],
+                        what()
+                    );
+                }
                 address.to_le_bytes()[..(meta.size as usize).min(8)].to_vec()
             }
             Spec::Local(n) => {

@@ -1,0 +1,180 @@
+//! The small machine model (`$small`, PRM 2.9) end to end: kernels of
+//! `tests/finalize/` whose buffer addresses are `kernarg_u32` run through
+//! `hsakit run` (which puts a small-model program's memory below 4 GiB)
+//! on gfx90a and gfx900, and every buffer afterwards must equal what a
+//! Rust reference written from the PRM computes. gccbrig-11 cannot check
+//! them: it refuses `$small` modules ("Only HSA 'large' machine model
+//! supported").
+
+mod common;
+
+use common::hsakit;
+
+const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
+
+/// One `--arg` of a run.
+enum Arg<'a> {
+    /// A global buffer with these initial bytes (read back afterwards).
+    Buf(&'a [u8]),
+    /// Anything else, spelled as `hsakit run --arg` takes it.
+    Other(&'a str),
+}
+
+/// Runs `kernel` of `tests/finalize/<file>` on `mcpu`; returns the final
+/// bytes of every buffer argument, in order.
+fn run(file: &str, kernel: &str, dims: (&str, &str), args: &[Arg], mcpu: &str) -> Vec<Vec<u8>> {
+    let dir = oracles::Scratch::new("finalize-small");
+    let path = oracles::workspace_root().join("tests/finalize").join(file);
+    let path = path.display().to_string();
+    let mut cmd = vec!["run".to_string(), path, "--mcpu".into(), mcpu.into()];
+    for (k, v) in [
+        ("--kernel", kernel),
+        ("--grid", dims.0),
+        ("--group", dims.1),
+    ] {
+        cmd.extend([k.to_string(), v.to_string()]);
+    }
+    let mut outs = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        let spec = match a {
+            Arg::Buf(bytes) => {
+                let input = dir.path(&format!("in{i}.bin"));
+                std::fs::write(&input, bytes).unwrap();
+                let out = dir.path(&format!("out{i}.bin"));
+                cmd.extend(["--out".into(), format!("{i}={}", out.display())]);
+                outs.push(out);
+                format!("buf={}", input.display())
+            }
+            Arg::Other(s) => s.to_string(),
+        };
+        cmd.extend(["--arg".into(), spec]);
+    }
+    let cmd: Vec<&str> = cmd.iter().map(String::as_str).collect();
+    let out = hsakit(&cmd);
+    assert!(
+        out.status.success(),
+        "{file} on {mcpu}:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    outs.iter().map(|p| std::fs::read(p).unwrap()).collect()
+}
+
+/// Deterministic pseudo-random bytes (xorshift).
+fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = 0x2545_f491_4f6c_dd1du64 ^ seed;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 32) as u8
+        })
+        .collect()
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect()
+}
+
+fn bytes_of(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// `small_memory.hsail`: every small-model address form (see the file).
+#[test]
+fn small_memory_matches_the_prm() {
+    let input = random_bytes(512, 1);
+    let n = 77u32;
+    let items = 128u32;
+    let inw = words(&input);
+    // The reference, per work-item (module comment of the kernel).
+    let tab = [10u32, 20, 30, 40];
+    let ro = [100u32, 200, 300, 400];
+    let mut out = vec![0u32; 2048];
+    for i in 0..items {
+        let r = &mut out[16 * i as usize..16 * i as usize + 16];
+        let x = inw[i as usize];
+        // segmentp bits: group(g), global(in), private(p), group(null).
+        let segmentp = 1 | 1 << 2 | 1 << 4 | 1 << 6;
+        let rec = [
+            x,
+            n,
+            n,
+            tab[(i % 4) as usize],
+            ro[(3 - i % 4) as usize],
+            i + 1000,
+            0,
+            segmentp,
+            i + 2000,
+            0,
+            0,
+            0xffff_ffff,
+            x,
+            4,
+        ];
+        r[..rec.len()].copy_from_slice(&rec);
+    }
+    let count = [items, (0..items).sum(), 0, 0];
+    let zeros = vec![0u8; 8192];
+    let zeros16 = vec![0u8; 64];
+    let u32_n = format!("u32={n}");
+    for mcpu in TARGETS {
+        let got = run(
+            "small_memory.hsail",
+            "&small_memory",
+            ("128", "64"),
+            &[
+                Arg::Buf(&input),
+                Arg::Buf(&zeros),
+                Arg::Buf(&zeros16),
+                Arg::Other(&u32_n),
+            ],
+            mcpu,
+        );
+        assert_eq!(got[0], input, "{mcpu}: the input buffer changed");
+        let o = words(&got[1]);
+        for i in 0..items as usize {
+            assert_eq!(
+                o[16 * i..16 * i + 16],
+                out[16 * i..16 * i + 16],
+                "{mcpu}: work-item {i}"
+            );
+        }
+        assert_eq!(
+            got[2][..16],
+            bytes_of(&count),
+            "{mcpu}: the atomic counters"
+        );
+    }
+}
+
+/// A buffer passed as a 32-bit kernel argument of a large-model kernel
+/// cannot be addressed: a clear error, not a truncated address.
+#[test]
+fn a_32_bit_buffer_argument_needs_the_small_model() {
+    let dir = oracles::Scratch::new("finalize-small-large");
+    let hsail = dir.path("k.hsail");
+    std::fs::write(
+        &hsail,
+        "module &m:1:0:$full:$large:$default;\n\
+         kernel &k(kernarg_u32 %p) { ld_kernarg_u32 $s0, [%p]; };\n",
+    )
+    .unwrap();
+    let data = dir.path("d.bin");
+    std::fs::write(&data, [0u8; 16]).unwrap();
+    let h = hsail.display().to_string();
+    let buf = format!("buf={}", data.display());
+    let out = hsakit(&[
+        "run", &h, "--kernel", "&k", "--grid", "1", "--group", "1", "--arg", &buf,
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "a large-model run accepted it");
+    assert!(
+        err.contains("does not fit") && err.contains("small-machine-model"),
+        "{err}"
+    );
+}
