@@ -10,6 +10,9 @@
                        its 64-bit address and written back to PATH after
                        the run
              u32=V s32=V u64=V s64=V (decimal or 0x hex)  f32=V f64=V
+             local=N   N bytes of dynamic group memory (PRM 4.20): passed
+                       as its u32 group offset, which starts at the
+                       kernel's group segment size rounded up to 16
 
    Facts used (from GCC's libhsail-rt and BRIG front end; see also
    docs/oracle-facts.md):
@@ -219,7 +222,7 @@ parse_dims (const char *text, uint32_t v[3])
 
 /* Parses one ARG (see the usage above).  */
 static argument
-parse_arg (const char *text)
+parse_arg (const char *text, uint32_t *group_size)
 {
   argument a = { 0 };
   const char *eq = strchr (text, '=');
@@ -237,6 +240,18 @@ parse_arg (const char *text)
       uint64_t addr = (uint64_t) (uintptr_t) a.data;
       memcpy (a.bytes, &addr, 8);
       a.size = 8;
+      return a;
+    }
+  if (KIND ("local"))
+    {
+      unsigned long long n = strtoull (v, &end, 0);
+      uint64_t offset = ((uint64_t) *group_size + 15) / 16 * 16;
+      if (errno || end == v || *end != '\0' || offset + n > 0xffffffffULL)
+	die ("bad argument %s", text);
+      *group_size = (uint32_t) (offset + n);
+      uint32_t x = (uint32_t) offset;
+      memcpy (a.bytes, &x, 4);
+      a.size = 4;
       return a;
     }
   if (KIND ("u32") || KIND ("s32") || KIND ("u64") || KIND ("s64"))
@@ -264,7 +279,7 @@ parse_arg (const char *text)
       a.size = 8;
     }
   else
-    die ("bad argument %s (kinds: buf u32 s32 u64 s64 f32 f64)", text);
+    die ("bad argument %s (kinds: buf local u32 s32 u64 s64 f32 f64)", text);
 #undef KIND
   /* Denormal floats set ERANGE; they are values like any other.  */
   if (end == v || *end != '\0')
@@ -358,16 +373,17 @@ main (int argc, char **argv)
   argument *args = calloc ((size_t) nargs + 1, sizeof *args);
   if (!args)
     die ("%s", "out of memory");
+  uint32_t group_size = desc.group_size;
   for (int i = 0; i < nargs; i++)
-    args[i] = parse_arg (argv[5 + i]);
+    args[i] = parse_arg (argv[5 + i], &group_size);
   void *kernarg = build_kernarg (args, nargs, desc);
   void *group_base
-    = aligned_alloc (256, (desc.group_size + 255) / 256 * 256 + 256);
+    = aligned_alloc (256, ((size_t) group_size + 255) / 256 * 256 + 256);
   launch_data *ld = calloc (1, sizeof *ld);
   if (!group_base || !ld)
     die ("%s", "out of memory");
   dp.kernarg_address = kernarg;
-  dp.group_segment_size = desc.group_size;
+  dp.group_segment_size = group_size;
   dp.private_segment_size = desc.private_size;
   ld->dp = &dp;
   ld->packet_id = 0;

@@ -11,6 +11,9 @@
 //! // test: kernel=&name grid=256 group=64      (grid/group: X[,Y[,Z]])
 //! // arg: buf 1024 random      (fill: zero | random | iota32 | f32 | f64 | f16)
 //! // arg: u32 77               (also s32, u64, s64, f32, f64)
+//! // arg: local 16             (16 bytes of dynamic group memory: a u32
+//! //                            group offset, PRM 4.20; the offsets start
+//! //                            at the static group size rounded up to 16)
 //! // gccbrig: skip REASON      (gccbrig is known wrong: the two targets only)
 //! // targets: differ REASON    (outputs are target-specific, e.g. the clock:
 //! //                            the targets are not compared with each other)
@@ -110,8 +113,17 @@ const FILLS: [(&str, Fill); 6] = [
 /// One kernel argument of a header.
 #[derive(Debug, Clone, PartialEq)]
 enum Arg {
-    Buf { bytes: usize, fill: Fill },
-    Scalar { kind: ScalarKind, value: String },
+    Buf {
+        bytes: usize,
+        fill: Fill,
+    },
+    Scalar {
+        kind: ScalarKind,
+        value: String,
+    },
+    /// Dynamic group memory of this many bytes; the argument is its u32
+    /// group offset (PRM 4.20).
+    Local(u32),
 }
 
 /// A kernel file's `// test:` header.
@@ -233,6 +245,10 @@ fn parse_arg_line(rest: &str) -> Result<Arg, String> {
                 })?;
             Ok(Arg::Buf { bytes, fill })
         }
+        ["local", bytes] => bytes
+            .parse()
+            .map(Arg::Local)
+            .map_err(|_| format!("local size `{bytes}` is not a byte count")),
         [kind, value] => {
             let kind = *SCALARS.iter().find(|k| k.name == *kind).ok_or_else(|| {
                 format!("unknown argument kind `{kind}` (buf, u32, s32, u64, s64, f32, f64)")
@@ -504,6 +520,7 @@ fn write_args(
                 let name = if hsakit { kind.hsakit } else { kind.name };
                 specs.push(format!("{name}={value}"));
             }
+            Arg::Local(bytes) => specs.push(format!("local={bytes}")),
         }
     }
     (specs, paths)
@@ -584,7 +601,7 @@ fn inputs(name: &str, h: &Header) -> Vec<Vec<u8>> {
         .enumerate()
         .filter_map(|(i, a)| match a {
             Arg::Buf { bytes, fill } => Some(fill_buffer(name, i, *bytes, *fill)),
-            Arg::Scalar { .. } => None,
+            Arg::Scalar { .. } | Arg::Local(_) => None,
         })
         .collect()
 }

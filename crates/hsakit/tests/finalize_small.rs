@@ -178,3 +178,27 @@ fn a_32_bit_buffer_argument_needs_the_small_model() {
         "{err}"
     );
 }
+
+/// PRM 4.20: group offsets of dynamic group memory passed as u32 kernel
+/// arguments (`--arg local=N`), past the kernel's static group variables.
+#[test]
+fn dynamic_group_memory_follows_the_static_group_segment() {
+    // 24 static bytes (%known, %more_known), rounded up to 16: the
+    // dynamic buffers start at 32 and 48.
+    let expected = [1.0f32.to_bits(), 2.0f32.to_bits(), 5, 6, 32, 48];
+    let zeros = [0u8; 24];
+    for mcpu in TARGETS {
+        let got = run(
+            "prm_4_20_dynamic_group.hsail",
+            "&k1",
+            ("64", "64"),
+            &[
+                Arg::Other("local=16"),
+                Arg::Other("local=16"),
+                Arg::Buf(&zeros),
+            ],
+            mcpu,
+        );
+        assert_eq!(words(&got[0]), expected, "{mcpu}");
+    }
+}

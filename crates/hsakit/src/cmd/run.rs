@@ -9,7 +9,10 @@
 //! Argument specs, one per explicit kernel argument, in order:
 //! `buf=PATH` (a global buffer holding the file's bytes), `zeros=BYTES`
 //! (a zero-filled global buffer), `local=BYTES` (a dynamic group-segment
-//! buffer: the argument is its offset in the group segment), and scalars
+//! buffer: the argument is its offset in the group segment, past the
+//! kernel's static group variables and the earlier `local=` buffers,
+//! 16-byte aligned; for a dynamic local pointer of OpenCL or a `u32`
+//! argument of HSAIL, PRM 4.20), and scalars
 //! `u32=V`, `i32=V`, `u64=V`, `i64=V` (decimal or `0x` hex), `f32=V`,
 //! `f64=V`. Each is checked against the kernel's metadata.
 //!
@@ -49,7 +52,8 @@ pub struct Args {
     #[arg(long, value_name = "X[,Y[,Z]]")]
     group: Option<String>,
     /// One explicit kernel argument, in order: buf=PATH, zeros=BYTES,
-    /// local=BYTES, u32=V, i32=V, u64=V, i64=V, f32=V, f64=V.
+    /// local=BYTES (dynamic group memory; passes its group offset),
+    /// u32=V, i32=V, u64=V, i64=V, f32=V, f64=V.
     #[arg(long = "arg", value_name = "SPEC")]
     args: Vec<String>,
     /// Write the final contents of buffer argument N (0-based) to PATH.
@@ -335,8 +339,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 address.to_le_bytes()[..(meta.size as usize).min(8)].to_vec()
             }
             Spec::Local(n) => {
+                // OpenCL's dynamic local pointers; HSAIL kernels take the
+                // group offset as a plain u32 (PRM 4.20).
                 want_kind(
-                    meta.value_kind == ValueKind::DynamicSharedPointer,
+                    meta.value_kind == ValueKind::DynamicSharedPointer
+                        || (meta.value_kind == ValueKind::ByValue && meta.size == 4),
                     "a dynamic group-segment (local) buffer",
                 )?;
                 let align = meta.pointee_align.unwrap_or(16).max(1);
