@@ -202,3 +202,83 @@ fn dynamic_group_memory_follows_the_static_group_segment() {
         assert_eq!(words(&got[0]), expected, "{mcpu}");
     }
 }
+
+/// f32 inputs: finite values of both signs and many magnitudes (no NaN,
+/// whose payload the PRM leaves open).
+fn floats(n: usize, seed: u64) -> Vec<u8> {
+    let bits = words(&random_bytes(4 * n, seed));
+    let v: Vec<u32> = bits
+        .iter()
+        .map(|&b| {
+            // Exponent kept below 255: finite, subnormals included.
+            let exp = (b >> 23 & 0xff) % 255;
+            b & 0x807f_ffff | exp << 23
+        })
+        .collect();
+    bytes_of(&v)
+}
+
+/// PRM 3.1 verbatim (`$small`): c[i] = a[i] + b[i] for i < n, IEEE
+/// single precision with round to nearest even and subnormals kept
+/// (`$full` profile, no `ftz`).
+#[test]
+fn prm_3_1_vector_add_small() {
+    let (a, b) = (floats(256, 2), floats(256, 3));
+    let n = 200;
+    let (aw, bw) = (words(&a), words(&b));
+    let c: Vec<u32> = (0..256)
+        .map(|i| match i < n {
+            true => (f32::from_bits(aw[i]) + f32::from_bits(bw[i])).to_bits(),
+            false => 0,
+        })
+        .collect();
+    let zeros = [0u8; 1024];
+    for mcpu in TARGETS {
+        let got = run(
+            "prm_3_1_vector_add_small.hsail",
+            "&_OpenCL_vec_add_kernel",
+            ("256", "64"),
+            &[
+                Arg::Buf(&a),
+                Arg::Buf(&b),
+                Arg::Buf(&zeros),
+                Arg::Other("u32=200"),
+            ],
+            mcpu,
+        );
+        assert_eq!(words(&got[2]), c, "{mcpu}");
+    }
+}
+
+/// PRM 3.2 verbatim (`$small`, the block in dynamic group memory):
+/// out[gx * height + gy] = in[gy * width + gx] on a 16 x 16 matrix.
+#[test]
+fn prm_3_2_transpose_small() {
+    let input = random_bytes(1024, 4);
+    let inw = words(&input);
+    let (width, height) = (16, 16);
+    let mut out = vec![0u32; 256];
+    for gy in 0..height {
+        for gx in 0..width {
+            out[gx * height + gy] = inw[gy * width + gx];
+        }
+    }
+    let zeros = [0u8; 1024];
+    for mcpu in TARGETS {
+        let got = run(
+            "prm_3_2_transpose_small.hsail",
+            "&__OpenCL_matrixTranspose_kernel",
+            ("16,16", "8,8"),
+            &[
+                Arg::Buf(&zeros),
+                Arg::Buf(&input),
+                Arg::Other("local=256"),
+                Arg::Other("u32=16"),
+                Arg::Other("u32=16"),
+                Arg::Other("u32=8"),
+            ],
+            mcpu,
+        );
+        assert_eq!(words(&got[0]), out, "{mcpu}");
+    }
+}
