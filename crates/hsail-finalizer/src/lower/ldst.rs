@@ -51,12 +51,15 @@ pub(super) struct Addr {
     pub off: i64,
 }
 
-/// Class and bits of a memory type (`b128` included).
+/// Class and bits of a memory type (`b128` included; signal handles are
+/// opaque 64- or 32-bit data, PRM 6.3).
 fn mem_ty(t: BrigType) -> Option<(Kind, u32)> {
-    if t == BrigType::B128 {
-        return Some((Kind::B, 128));
+    match t {
+        BrigType::B128 => Some((Kind::B, 128)),
+        BrigType::SIG64 => Some((Kind::B, 64)),
+        BrigType::SIG32 => Some((Kind::B, 32)),
+        _ => ty(t).filter(|&(_, b)| b >= 8),
     }
-    ty(t).filter(|&(_, b)| b >= 8)
 }
 
 /// The instruction suffix of a load or store of `bits` on `mem` (not
