@@ -13,6 +13,12 @@
 //!       → amdgpu_object::write::write_code_object
 //! ```
 //!
+//! Both machine models: in `$small` modules global, readonly, kernarg and
+//! flat addresses are 32-bit (zero-extended; flat ones map windows onto
+//! group and private memory, see `lower/private.rs`), so the HSA system
+//! running them must keep all memory below 4 GiB
+//! ([`Finalized::small_model`]; `hsa_runtime::MachineModel::Small`).
+//!
 //! Kernels, with the functions they call inlined (no separate function
 //! symbols, no recursion), all values in VGPRs, divergent control flow
 //! through EXEC masks. Anything else is an
