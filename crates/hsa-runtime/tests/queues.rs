@@ -9,8 +9,8 @@ use hsa_runtime::queue::{
     QUEUE_PRIVATE_APERTURE_BASE_HI, QUEUE_READ_DISPATCH_ID, QUEUE_SIZE, QUEUE_WRITE_DISPATCH_ID,
 };
 use hsa_runtime::{
-    AgentKind, BarrierPacket, Condition, DispatchPacket, Error, FenceScope, PacketType, Queue,
-    Region, Segment, Signal, System,
+    AgentKind, BarrierPacket, Condition, DispatchPacket, Error, FenceScope, MachineModel,
+    PacketType, Queue, Region, Segment, Signal, System,
 };
 
 const SHORT: Duration = Duration::from_millis(40);
@@ -53,6 +53,30 @@ fn agents_and_regions() {
     assert!(!Region::Group.runtime_alloc_allowed());
     assert!(System::new("gfx1030", 1).is_err(), "gfx10 is not emulated");
     assert!(System::new("gfx9000", 1).is_err());
+}
+
+/// A small-machine-model system keeps everything a kernel can address
+/// below 4 GiB (its queue, the AQL ring, signals, allocations of every
+/// region); the large model starts at 4 GiB.
+#[test]
+fn small_machine_model_memory_is_below_4_gib() {
+    let sys = System::with_machine_model("gfx90a", 1, MachineModel::Small).unwrap();
+    assert_eq!(sys.machine_model(), MachineModel::Small);
+    let queue = Queue::new(&sys, sys.gpu(), 64).unwrap();
+    let ring = u64_at(&sys.read_vec(queue.address(), 64).unwrap(), QUEUE_BASE_ADDRESS);
+    let signal = Signal::new(&sys, 1).unwrap();
+    let mut addrs = vec![queue.address(), ring, signal.handle()];
+    for region in [Region::CoarseGrained, Region::FineGrained, Region::Kernarg] {
+        addrs.push(sys.allocate(region, 1 << 20).unwrap());
+    }
+    for a in addrs {
+        assert!(a != 0 && a < 1 << 32, "{a:#x}");
+    }
+    let err = sys.allocate(Region::CoarseGrained, 4 << 30).unwrap_err();
+    assert!(err.to_string().contains("small machine model"), "{err}");
+    let large = system();
+    assert_eq!(large.machine_model(), MachineModel::Large);
+    assert!(large.allocate(Region::CoarseGrained, 64).unwrap() >= 1 << 32);
 }
 
 #[test]
