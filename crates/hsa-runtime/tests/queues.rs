@@ -63,7 +63,10 @@ fn small_machine_model_memory_is_below_4_gib() {
     let sys = System::with_machine_model("gfx90a", 1, MachineModel::Small).unwrap();
     assert_eq!(sys.machine_model(), MachineModel::Small);
     let queue = Queue::new(&sys, sys.gpu(), 64).unwrap();
-    let ring = u64_at(&sys.read_vec(queue.address(), 64).unwrap(), QUEUE_BASE_ADDRESS);
+    let ring = u64_at(
+        &sys.read_vec(queue.address(), 64).unwrap(),
+        QUEUE_BASE_ADDRESS,
+    );
     let signal = Signal::new(&sys, 1).unwrap();
     let mut addrs = vec![queue.address(), ring, signal.handle()];
     for region in [Region::CoarseGrained, Region::FineGrained, Region::Kernarg] {

@@ -174,9 +174,61 @@ fn a_32_bit_buffer_argument_needs_the_small_model() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "a large-model run accepted it");
     assert!(
-        err.contains("does not fit") && err.contains("small-machine-model"),
+        err.contains("does not fit") && err.contains("--machine-model small"),
         "{err}"
     );
+}
+
+/// A finalized `$small` code object runs with `--machine-model small`
+/// (code objects do not record the machine model).
+#[test]
+fn small_code_objects_run_in_a_small_system() {
+    let dir = oracles::Scratch::new("finalize-small-co");
+    let hsail = oracles::workspace_root().join("tests/finalize/prm_3_1_vector_add_small.hsail");
+    let co = dir.path("va.co").display().to_string();
+    let out = hsakit(&["finalize", &hsail.display().to_string(), "-o", &co]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ones: Vec<u8> = bytes_of(&[1.0f32.to_bits(); 4]);
+    let (a, c) = (dir.path("a.bin"), dir.path("c.bin"));
+    std::fs::write(&a, &ones).unwrap();
+    let buf = format!("buf={}", a.display());
+    let out_c = format!("2={}", c.display());
+    let mut cmd = vec![
+        "run",
+        &co,
+        "--kernel",
+        "&_OpenCL_vec_add_kernel",
+        "--grid",
+        "4",
+        "--group",
+        "4",
+        "--arg",
+        &buf,
+        "--arg",
+        &buf,
+        "--arg",
+        "zeros=16",
+        "--arg",
+        "u32=3",
+        "--out",
+        &out_c,
+    ];
+    // Without the option the system is large: a clear error.
+    let out = hsakit(&cmd);
+    assert!(!out.status.success());
+    cmd.extend(["--machine-model", "small"]);
+    let out = hsakit(&cmd);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let two = 2.0f32.to_bits();
+    assert_eq!(words(&std::fs::read(&c).unwrap()), [two, two, two, 0]);
 }
 
 /// PRM 4.20: group offsets of dynamic group memory passed as u32 kernel

@@ -1,6 +1,7 @@
 //! `hsakit run FILE --kernel NAME --grid X[,Y[,Z]] --group X[,Y[,Z]]
 //! [--arg SPEC]... [--out N=PATH]... [--stats[=json]] [--threads N]
-//! [--mcpu X]`: runs one kernel of a code object on the emulated GPU
+//! [--mcpu X] [--machine-model small|large]`: runs one kernel of a code
+//! object (or of an HSAIL module, finalized first) on the emulated GPU
 //! through the HSA runtime, as an HSA application would: load the
 //! executable, create a queue, put the kernarg segment in the kernarg
 //! region, submit a dispatch packet with a completion signal, wait for
@@ -74,6 +75,11 @@ pub struct Args {
     /// Processor of the emulated GPU (default: the code object's).
     #[arg(long)]
     mcpu: Option<String>,
+    /// Machine model of the HSA system: `small` keeps all memory below
+    /// 4 GiB, for kernels with 32-bit addresses (default: the HSAIL
+    /// module's; `large` for code objects, which do not record it).
+    #[arg(long, value_name = "small|large")]
+    machine_model: Option<String>,
     /// Stop the dispatch with a fault when a wave has executed this many
     /// instructions (a runaway kernel).
     #[arg(long, value_name = "INSTRUCTIONS", default_value_t = amdgpu_emu::dispatch::DEFAULT_WATCHDOG)]
@@ -249,6 +255,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
 
+    let model = match args.machine_model.as_deref() {
+        None => model,
+        Some("small") => MachineModel::Small,
+        Some("large") => MachineModel::Large,
+        Some(other) => bail!("bad --machine-model `{other}`: expected small or large"),
+    };
     let system = System::with_machine_model(&processor, threads, model)?;
     system.set_watchdog(args.watchdog);
     let exe =
@@ -329,8 +341,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 });
                 if meta.size < 8 && u32::try_from(address).is_err() {
                     bail!(
-                        "kernel `{}`: --arg `{}`: buffer address {address:#x} does not fit {} (a 32-bit \
-                         address needs a small-machine-model kernel, whose memory lies below 4 GiB)",
+                        "kernel `{}`: --arg `{}`: buffer address {address:#x} does not fit {} (32-bit \
+                         addresses need the small machine model: `--machine-model small`, the \
+                         default for `$small` HSAIL)",
                         kernel.name,
                         args.args[i],
                         what()
