@@ -334,3 +334,54 @@ fn prm_3_2_transpose_small() {
         assert_eq!(words(&got[0]), out, "{mcpu}");
     }
 }
+
+/// `small_flat_atomics.hsail`: atomics on 32-bit flat (group and global)
+/// and global addresses, vector accesses on 32-bit global addresses.
+#[test]
+fn small_flat_atomics_match_the_prm() {
+    let input = random_bytes(2048, 5);
+    let inw = words(&input);
+    let mut out = vec![0u32; 1024];
+    for i in 0..128 {
+        let r = &mut out[8 * i..8 * i + 8];
+        r[..3].copy_from_slice(&[64, 7, 0]);
+        for k in 0..4 {
+            r[4 + k] = inw[4 * i + 3 - k];
+        }
+    }
+    let count = [(0..128).sum::<u32>(), 0, 0, 0];
+    let (zeros, zeros16) = ([0u8; 4096], [0u8; 16]);
+    for mcpu in TARGETS {
+        let got = run(
+            "small_flat_atomics.hsail",
+            "&small_flat_atomics",
+            ("128", "64"),
+            &[Arg::Buf(&input), Arg::Buf(&zeros), Arg::Buf(&zeros16)],
+            mcpu,
+        );
+        assert_eq!(words(&got[1]), out, "{mcpu}");
+        assert_eq!(words(&got[2]), count, "{mcpu}: the flat atomic counter");
+    }
+}
+
+/// A private segment past the small model's 16 MiB flat window is a
+/// located error, not an address that silently aliases.
+#[test]
+fn a_private_segment_past_the_flat_window_is_a_located_error() {
+    let dir = oracles::Scratch::new("finalize-small-private");
+    let file = dir.path("big.hsail");
+    std::fs::write(
+        &file,
+        "module &m:1:0:$full:$small:$default;\n\
+         kernel &k()\n{\n    private_u32 %p[5000000];\n    st_private_u32 1, [%p];\n};\n",
+    )
+    .unwrap();
+    let co = dir.path("big.co").display().to_string();
+    let out = hsakit(&["finalize", &file.display().to_string(), "-o", &co]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("big.hsail:2:1") && err.contains("small machine model"),
+        "{err}"
+    );
+}

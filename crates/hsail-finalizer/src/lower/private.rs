@@ -73,6 +73,12 @@ impl Cx<'_> {
         private_size: u32,
         enabled: bool,
     ) -> Result<()> {
+        if self.small && private_size >= FLAT32_WINDOW {
+            return Err(self.unsupported(format!(
+                "a private segment of {private_size} bytes in the small machine model (32-bit \
+                 flat addresses reach the first {FLAT32_WINDOW} bytes)"
+            )));
+        }
         self.f.private_size = private_size.next_multiple_of(4);
         if !enabled {
             return Ok(());
