@@ -21,6 +21,13 @@
 //! swizzled scratch is only addressed exactly at dword granularity.
 //! Kernarg loads at any offset are assembled from the aligned dwords
 //! around them.
+//!
+//! Small machine model (PRM 2.9): global, readonly, flat and register
+//! kernarg addresses are 32-bit. [`Cx::small_addr`] adds the offset modulo
+//! 2^32 and zero-extends the sum to the 64-bit VGPR pair the `global_*`
+//! instructions take (the runtime keeps a small-model program's memory
+//! below 4 GiB); flat addresses map through the windows of
+//! [`super::private`].
 
 use amdgpu_codegen::{Opnd, VReg};
 use brig::{BrigInstAddr, BrigInstMem, BrigRegisterKind, BrigSegment, BrigType, OperandOffset};
