@@ -115,6 +115,8 @@ fn small_memory_matches_the_prm() {
             0xffff_ffff,
             x,
             4,
+            8,
+            0xffff_fffc,
         ];
         r[..rec.len()].copy_from_slice(&rec);
     }
