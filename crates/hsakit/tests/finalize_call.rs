@@ -2,8 +2,8 @@
 //! the kernels `tests/finalize/{call,sbr,dispatch}_*.hsail` run on the
 //! emulator (`hsakit run`) for gfx90a and gfx900, their outputs compared
 //! with references computed here from the PRM's definitions; and the
-//! located errors for what is not supported yet (recursion, `icall`,
-//! irreducible control flow).
+//! located errors for what is not supported yet (`icall`, irreducible
+//! control flow).
 
 use oracles::mutate::Rng;
 
@@ -416,17 +416,29 @@ fn assert_error(source: &str, at: &str, what: &str, line: &str) {
 const CALLER: &str = "kernel &k()\n{\n    {\n        arg_u32 %a;\n        arg_u32 %b;\n        \
                       st_arg_u32 1, [%a];\n        call &f(%b)(%a);\n    }\n};\n";
 
+/// fib(n) as PRM 4.3.3's `&fib` computes it, with fib(1) = fib(2) = 1.
+fn fib(n: u32) -> u32 {
+    if n < 3 {
+        1
+    } else {
+        fib(n - 2).wrapping_add(fib(n - 1))
+    }
+}
+
 #[test]
-fn recursion_is_a_located_error() {
-    let src = format!(
-        "module &m:1:0:$full:$large:$default;\n\
-         decl function &g(arg_u32 %r)(arg_u32 %x);\n\
-         function &f(arg_u32 %r)(arg_u32 %x)\n{{\n\
-         {{\n arg_u32 %a;\n arg_u32 %b;\n call &g(%b)(%a);\n}}\n}};\n\
-         function &g(arg_u32 %r)(arg_u32 %x)\n{{\n\
-         {{\n arg_u32 %a;\n arg_u32 %b;\n call &f(%b)(%a);\n}}\n}};\n{CALLER}"
-    );
-    assert_error(&src, "16:2", "recursive call to `&f`", "call &f(%b)(%a);");
+fn recursive_fib_has_a_private_variable_per_activation() {
+    // gccbrig-11 shares a function's private variable between the
+    // activations (PRM 4.11 wants one per activation): checked here.
+    let d = Dispatch::new("prm_4_3_fib", "64", "32");
+    let d = Dispatch {
+        name: "fib_kernel",
+        ..d
+    };
+    let want: Vec<u32> = (0..64).map(|i| fib(i % 16 + 1)).collect();
+    for mcpu in TARGETS {
+        let got = d.run(mcpu, &[Arg::Zeros(256)]);
+        check("prm_4_3_fib", mcpu, &words(&got[0]), &want);
+    }
 }
 
 #[test]

@@ -21,6 +21,11 @@
 //! list is undefined, PRM 8.2 and 10.7.2: such lanes take the last target).
 //! `icall` takes an indirect function code handle from the runtime, which
 //! no table here can map to a function: a located "not supported" error.
+//!
+//! Recursive functions (on a cycle of the call graph) cannot be inlined:
+//! they are compiled as machine functions of the kernel's code and called
+//! for real (see [`super::machine`]); calls to the other functions, even
+//! from a machine function, are still inlined.
 
 use std::collections::{HashMap, HashSet};
 
@@ -34,7 +39,7 @@ use crate::{Error, Locator, Result};
 
 /// The block index `ret` branches to inside a function being inlined,
 /// until the call's continuation block exists (then it is patched).
-const PENDING: usize = usize::MAX;
+pub(super) const PENDING: usize = usize::MAX;
 
 /// Most lane-level blocks one kernel may grow to by inlining.
 const MAX_BLOCKS: usize = 1 << 16;
@@ -58,7 +63,7 @@ impl RetTo {
     }
 }
 
-fn brig_err(e: brig::BrigError) -> Error {
+pub(super) fn brig_err(e: brig::BrigError) -> Error {
     Error::Invalid(e.to_string())
 }
 
@@ -108,30 +113,76 @@ fn definition<'b>(
     })
 }
 
-/// The kernel `cb` and every function its calls reach, `cb` first.
+/// The functions the calls (`call`, `scall`) of `b` may go to.
+fn callees<'b>(
+    m: &BrigModule<'_>,
+    loc: &Locator<'_>,
+    blocks: &'b [CodeBlock],
+    b: &CodeBlock,
+) -> Result<Vec<&'b CodeBlock>> {
+    let mut out: Vec<&CodeBlock> = Vec::new();
+    for &at in &b.instructions {
+        let code = m.code(at).map_err(brig_err)?;
+        let Some(inst) = code.inst() else { continue };
+        if !matches!(inst.opcode, BrigOpcode::CALL | BrigOpcode::SCALL) {
+            continue;
+        }
+        let ops = m.operand_list(inst.operands).map_err(brig_err)?;
+        for f in call_targets(m, inst.opcode, &ops) {
+            let d = definition(m, loc, blocks, f, at.get())?;
+            if !out.iter().any(|o| o.directive == d.directive) {
+                out.push(d);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The kernel (or function) `cb` and every function its calls reach, `cb`
+/// first, not looking into the functions of `stop` (machine functions:
+/// they are not inlined).
 pub(super) fn reachable<'b>(
     m: &BrigModule<'_>,
     loc: &Locator<'_>,
     blocks: &'b [CodeBlock],
     cb: &'b CodeBlock,
+    stop: &[u32],
 ) -> Result<Vec<&'b CodeBlock>> {
     let mut out = vec![cb];
     let mut seen = HashSet::from([cb.directive]);
     let mut i = 0;
     while let Some(&b) = out.get(i) {
         i += 1;
-        for &at in &b.instructions {
-            let code = m.code(at).map_err(brig_err)?;
-            let Some(inst) = code.inst() else { continue };
-            if !matches!(inst.opcode, BrigOpcode::CALL | BrigOpcode::SCALL) {
-                continue;
+        for d in callees(m, loc, blocks, b)? {
+            if !stop.contains(&d.directive.get()) && seen.insert(d.directive) {
+                out.push(d);
             }
-            let ops = m.operand_list(inst.operands).map_err(brig_err)?;
-            for f in call_targets(m, inst.opcode, &ops) {
-                let d = definition(m, loc, blocks, f, at.get())?;
-                if seen.insert(d.directive) {
-                    out.push(d);
-                }
+        }
+    }
+    Ok(out)
+}
+
+/// The functions kernel `cb` reaches that are on a cycle of the call
+/// graph (recursive): they become machine functions of the kernel's code.
+pub(super) fn machine_functions<'b>(
+    m: &BrigModule<'_>,
+    loc: &Locator<'_>,
+    blocks: &'b [CodeBlock],
+    cb: &'b CodeBlock,
+) -> Result<Vec<&'b CodeBlock>> {
+    let all = reachable(m, loc, blocks, cb, &[])?;
+    let mut out = Vec::new();
+    for &f in &all[1..] {
+        // Whether `f` reaches itself.
+        let mut seen = HashSet::new();
+        let mut work = callees(m, loc, blocks, f)?;
+        while let Some(g) = work.pop() {
+            if g.directive == f.directive {
+                out.push(f);
+                break;
+            }
+            if seen.insert(g.directive) {
+                work.extend(callees(m, loc, blocks, g)?);
             }
         }
     }
@@ -176,7 +227,7 @@ impl<'a> Cx<'a> {
             return Err(self.unsupported("a call without a function".into()));
         }
         for c in &callees {
-            if self.inlining.contains(&c.directive.get()) {
+            if self.machine_index(c).is_none() && self.inlining.contains(&c.directive.get()) {
                 let caller = self
                     .inlining
                     .last()
@@ -207,7 +258,11 @@ impl<'a> Cx<'a> {
         let first = self.f.blocks.len();
         let mut entries = Vec::new();
         for c in callees {
-            entries.push(self.inline(c, &outs, &ins)?);
+            let entry = match self.machine_index(c) {
+                Some(k) => self.call_machine(k, c, &outs, &ins)?,
+                None => self.inline(c, &outs, &ins)?,
+            };
+            entries.push(entry);
         }
         let chain = self.switch_chain(&conds, &entries);
         self.f.blocks[from].term = chain;
@@ -254,22 +309,11 @@ impl<'a> Cx<'a> {
 
     /// The registers of arg variable `var` of the code block being lowered
     /// (created at first use).
-    fn arg_var(&mut self, var: u32) -> Result<Vec<VReg>> {
+    pub(super) fn arg_var(&mut self, var: u32) -> Result<Vec<VReg>> {
         if let Some(v) = self.args.get(&var) {
             return Ok(v.clone());
         }
-        let v: &brig::BrigDirectiveVariable =
-            self.m.code_as(CodeOffset::new(var)).map_err(brig_err)?;
-        let elem = v.type_.byte_size().unwrap_or(0);
-        let count = if v.type_.is_array() {
-            v.dim.get() as u32
-        } else {
-            1
-        };
-        let size = elem * count;
-        if size == 0 {
-            return Err(self.unsupported("an arg variable of unknown size".into()));
-        }
+        let size = self.arg_bytes(var)?;
         let regs: Vec<VReg> = (0..size.div_ceil(4)).map(|_| self.vtemp(1)).collect();
         self.args.insert(var, regs.clone());
         Ok(regs)

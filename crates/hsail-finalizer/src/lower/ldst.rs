@@ -176,6 +176,12 @@ impl Cx<'_> {
                 return Err(self.unsupported(format!("{what}: a 64-bit segment address")));
             }
         };
+        // A private variable of a machine function's frame (lower/machine.rs).
+        let base = if mem == Mem::Scratch && sym != 0 {
+            self.frame_relative(sym, base)?
+        } else {
+            base
+        };
         match (mem, base) {
             (Mem::Vmem { .. }, None) => {
                 // An absolute 64-bit address.
