@@ -516,3 +516,34 @@ fn calls_from_hsailasm_brig_run_the_same() {
     let from_brig = b.run("gfx90a", &[Arg::Buf(input), Arg::Zeros(2048)]);
     assert_eq!(from_text[1], from_brig[1]);
 }
+
+#[test]
+fn too_deep_recursion_traps_with_a_stack_overflow() {
+    // &down recurses n times: with n = 100000 its frames pass the kernel's
+    // call stack (16 KiB per work-item by default).
+    let src = "module &m:1:0:$full:$large:$default;\n\
+               function &down(arg_u32 %r)(arg_u32 %n)\n{\n\
+               \tld_arg_u32 $s0, [%n];\n\tmov_b32 $s2, 0;\n\
+               \tcmp_eq_b1_u32 $c0, $s0, 0;\n\tcbr_b1 $c0, @done;\n\
+               \t{\n\targ_u32 %a;\n\targ_u32 %b;\n\tsub_u32 $s1, $s0, 1;\n\
+               \tst_arg_u32 $s1, [%a];\n\tcall &down (%b) (%a);\n\tld_arg_u32 $s2, [%b];\n\t}\n\
+               @done:\n\tst_arg_u32 $s2, [%r];\n};\n\
+               kernel &k(kernarg_u32 %n)\n{\n\tld_kernarg_u32 $s0, [%n];\n\
+               \t{\n\targ_u32 %a;\n\targ_u32 %b;\n\tst_arg_u32 $s0, [%a];\n\
+               \tcall &down (%b) (%a);\n\t}\n};\n";
+    let dir = oracles::Scratch::new("finalize-call-overflow");
+    let file = dir.path("deep.hsail");
+    std::fs::write(&file, src).unwrap();
+    let file = file.display().to_string();
+    for (n, ok) in [("100", true), ("100000", false)] {
+        let arg = format!("u32={n}");
+        let out = hsakit(&[
+            "run", &file, "--kernel", "&k", "--grid", "64", "--group", "64", "--arg", &arg,
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.success(), ok, "n = {n}: {err}");
+        if !ok {
+            assert!(err.contains("call stack overflow"), "{err}");
+        }
+    }
+}
