@@ -186,6 +186,8 @@ struct Cx<'a> {
     /// Private offset of the ABI values a kernel hands its machine
     /// functions ([`call`]), when it makes calls.
     context: Option<u32>,
+    /// The `alloca`s lowered: lane-level block and BRIG offset.
+    allocas: Vec<(usize, u32)>,
 }
 
 /// What lowering one kernel needs from the module and the options.
@@ -304,7 +306,8 @@ fn lower_kernel_with(
 
     // The wave layout those enables give.
     let mut kd = KernelDirectives::new();
-    let scratch_on = private_size > 0 || spill_space || !machine.is_empty();
+    let scratch_on =
+        private_size > 0 || spill_space || !machine.is_empty() || private::uses_alloca(m, &reach)?;
     let pre = [
         ("user_sgpr_dispatch_ptr", u64::from(uses.dispatch_ptr)),
         ("user_sgpr_kernarg_segment_ptr", u64::from(uses.kernarg_ptr)),
@@ -353,6 +356,7 @@ fn lower_kernel_with(
     cx.store_context()?;
 
     cx.lower_body(cb, call::RetTo::Exit)?;
+    cx.check_allocas()?;
     if cx.restructured {
         cfg::layout_rpo(&mut cx.f);
     }
@@ -419,6 +423,7 @@ impl<'a> Cx<'a> {
             machine,
             frame_vars: std::collections::HashSet::new(),
             context: None,
+            allocas: Vec::new(),
         }
     }
 
@@ -775,6 +780,7 @@ impl<'a> Cx<'a> {
             Code::InstMem(mem) => match op {
                 BrigOpcode::LD => self.lower_ldst(mem, ops, false, &what),
                 BrigOpcode::ST => self.lower_ldst(mem, ops, true, &what),
+                BrigOpcode::ALLOCA => self.lower_alloca(mem, ops, &what),
                 _ => Err(self.unsupported(what)),
             },
             Code::InstAddr(a) if op == BrigOpcode::LDA => self.lower_lda(a, ops, &what),

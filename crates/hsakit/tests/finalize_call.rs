@@ -547,3 +547,51 @@ fn too_deep_recursion_traps_with_a_stack_overflow() {
         }
     }
 }
+
+/// PRM 10.10: `tests/finalize/alloca.hsail`'s three results per
+/// work-item, from its input word.
+fn alloca_reference(x: u32) -> [u32; 4] {
+    let w: Vec<u32> = (0..16u32)
+        .map(|i| x.wrapping_mul(3u32.wrapping_pow(i)))
+        .collect();
+    let mut sum = 0u32;
+    for j in 0..16 + (x & 7) {
+        sum = sum.wrapping_add(w[(j & 15) as usize]).rotate_left(5);
+    }
+    let scratchpad = x.wrapping_sub(!x);
+    fn chain(n: u32) -> u32 {
+        if n == 0 {
+            return 0;
+        }
+        (chain(n - 1).wrapping_mul(31).wrapping_add(n)) ^ n.wrapping_mul(7)
+    }
+    [sum, scratchpad, chain(x & 15), 0]
+}
+
+#[test]
+fn alloca_in_kernels_inlined_and_recursive_functions() {
+    check_map("alloca", 31, Vec::new(), alloca_reference);
+}
+
+#[test]
+fn alloca_in_a_loop_or_of_a_register_size_is_a_located_error() {
+    let src = "module &m:1:0:$full:$large:$default;\n\
+               kernel &k(kernarg_u32 %n)\n{\n\
+               \tld_kernarg_u32 $s0, [%n];\n\
+               @again:\n\
+               \talloca_u32 $s1, 8;\n\
+               \tsub_u32 $s0, $s0, 1;\n\
+               \tcmp_ne_b1_u32 $c0, $s0, 0;\n\
+               \tcbr_b1 $c0, @again;\n};\n";
+    assert_error(src, "6:2", "`alloca` in a loop", "alloca_u32 $s1, 8;");
+    let src = "module &m:1:0:$full:$large:$default;\n\
+               kernel &k(kernarg_u32 %n)\n{\n\
+               \tld_kernarg_u32 $s0, [%n];\n\
+               \talloca_u32 $s1, $s0;\n};\n";
+    assert_error(
+        src,
+        "5:2",
+        "instruction `alloca_u32` with a size in a register",
+        "alloca_u32 $s1, $s0;",
+    );
+}

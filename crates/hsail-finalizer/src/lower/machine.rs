@@ -392,6 +392,7 @@ impl<'a> Cx<'a> {
         for b in &mut self.f.blocks {
             b.term = cfg::map_targets(b.term, |t| if t == PENDING { ret } else { t });
         }
+        self.check_allocas()?;
         cfg::layout_rpo(&mut self.f);
         Ok(())
     }

@@ -15,6 +15,14 @@
 //! Null pointers: 0 for flat and global addresses, `0xffffffff` for group
 //! and private segment addresses (no variable is placed there), converted
 //! into each other unless `nonull` is given.
+//!
+//! `alloca` (PRM 10.10) with a constant size takes a slot of the frame it
+//! runs in, like a private variable: the kernel's private memory, or a
+//! machine function's frame (`SP`-relative, see [`super::machine`]), so
+//! the memory is freed when the frame is. That is one allocation per
+//! activation, so an `alloca` on a cycle of the control flow graph (which
+//! must allocate anew each time round) is a located error; so is a size
+//! in a register.
 
 use amdgpu_codegen::{Opnd, ScratchInputs, VReg};
 use amdgpu_isa::gfx9::Operand;
@@ -30,6 +38,22 @@ use crate::Result;
 /// The segment null address of group and private memory.
 const SEGMENT_NULL: u32 = 0xffff_ffff;
 
+/// Whether any of `cbs` has an `alloca` (the kernel then needs scratch).
+pub(super) fn uses_alloca(
+    m: &brig::BrigModule<'_>,
+    cbs: &[&hsail::validate::CodeBlock],
+) -> Result<bool> {
+    for &at in cbs.iter().flat_map(|cb| &cb.instructions) {
+        let code = m
+            .code(at)
+            .map_err(|e| crate::Error::Invalid(e.to_string()))?;
+        if code.inst().is_some_and(|i| i.opcode == BrigOpcode::ALLOCA) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 /// Source codes of `src_shared_base` and `src_private_base`.
 fn aperture_code(seg: BrigSegment) -> Option<u16> {
     match seg {
@@ -40,6 +64,69 @@ fn aperture_code(seg: BrigSegment) -> Option<u16> {
 }
 
 impl Cx<'_> {
+    /// `alloca_align(n)_u32 dest, size` with a constant size: a slot of
+    /// the frame (see the module docs).
+    pub(super) fn lower_alloca(
+        &mut self,
+        mem: &brig::BrigInstMem,
+        ops: &[OperandOffset],
+        what: &str,
+    ) -> Result<()> {
+        let d = self.dst(ops[0])?;
+        let Src::Const(size) = self.src(ops[1])? else {
+            return Err(self.unsupported(format!("{what} with a size in a register")));
+        };
+        let size = u32::try_from(size)
+            .ok()
+            .filter(|&s| s <= 1 << 20)
+            .ok_or_else(|| self.unsupported(format!("{what} of more than 1 MiB")))?;
+        let align = mem.align.bytes().unwrap_or(1).max(4);
+        self.allocas.push((self.cur, self.at));
+        if self.f.callee.is_none() {
+            // The kernel's frame starts at private offset 0.
+            let at = self.f.private_size.next_multiple_of(align);
+            self.f.private_size = at + size.max(1).next_multiple_of(4);
+            return self.emit("v_mov_b32", vec![r(d), Opnd::constant(at)]);
+        }
+        // A frame starts at a multiple of 4: room to align at run time.
+        let at = self.f.private_size.next_multiple_of(4);
+        self.f.private_size = at + (size.max(1) + align - 4).next_multiple_of(4);
+        let k = self.val(Src::Const(u64::from(at + align - 4)), 0)?;
+        let sp = Opnd::sgpr(amdgpu_codegen::calls::SP, 1);
+        let t = self.vtemp(1);
+        self.emit("v_add_u32_e64", vec![r(t), sp, k])?;
+        let mask = self.val(Src::Const(u64::from(!(align - 1))), 0)?;
+        self.emit("v_and_b32_e64", vec![r(d), r(t), mask])
+    }
+
+    /// A located error for an `alloca` on a cycle of the lowered control
+    /// flow graph (it would have to allocate anew each time round).
+    pub(super) fn check_allocas(&self) -> Result<()> {
+        let succ = |b: usize| -> Vec<usize> {
+            match self.f.blocks.get(b).map(|b| b.term) {
+                Some(amdgpu_codegen::Terminator::Br(t)) => vec![t],
+                Some(amdgpu_codegen::Terminator::CondBr {
+                    then, otherwise, ..
+                }) => vec![then, otherwise],
+                _ => Vec::new(),
+            }
+        };
+        for &(block, at) in &self.allocas {
+            let mut seen = vec![false; self.f.blocks.len()];
+            let mut work = succ(block);
+            while let Some(b) = work.pop() {
+                if b == block {
+                    return Err(self.loc.unsupported("`alloca` in a loop".to_string(), at));
+                }
+                if b < seen.len() && !seen[b] {
+                    seen[b] = true;
+                    work.extend(succ(b));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Records the kernel's private size and, when it has private memory,
     /// the scratch inputs of the wave layout for the back end's prologue.
     pub(super) fn scratch_setup(
