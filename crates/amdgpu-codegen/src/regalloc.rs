@@ -76,7 +76,8 @@ pub fn allocate(f: &mut Function, blocks: &mut [MBlock], target: Target) -> Resu
             }
             Err(Failure::SpillSgpr(v)) => spill_sgpr(f, blocks, v, &mut slots, target)?,
             Err(Failure::SpillVgpr(v)) => {
-                if f.scratch.is_none() {
+                // (A callee's scratch is set up by its kernel.)
+                if f.scratch.is_none() && f.callee.is_none() {
                     return Err(Error::NeedsScratch {
                         function: f.name.clone(),
                     });
