@@ -2,8 +2,8 @@
 //! the kernels `tests/finalize/{call,sbr,dispatch}_*.hsail` run on the
 //! emulator (`hsakit run`) for gfx90a and gfx900, their outputs compared
 //! with references computed here from the PRM's definitions; and the
-//! located errors for what is not supported yet (`icall`, irreducible
-//! control flow).
+//! located errors for what is not supported (irreducible control flow,
+//! `alloca` in loops).
 
 use oracles::mutate::Rng;
 
@@ -484,15 +484,58 @@ fn calls_to_functions_without_a_definition_are_located_errors() {
     );
 }
 
+/// The indirect function of handle `h` in `tests/finalize/icall.hsail`
+/// (the module's `h`th indirect function, see lower/call.rs).
+fn indirect(h: u32, x: u32) -> u32 {
+    fn digits(x: u32) -> u32 {
+        if x < 10 { x } else { digits(x / 10) + x % 10 }
+    }
+    match h {
+        1 => x.wrapping_add(x),
+        2 => x.wrapping_mul(x),
+        3 => digits(x),
+        _ => !x,
+    }
+}
+
 #[test]
-fn icall_is_a_located_error() {
+fn icall_with_divergent_and_uniform_handles() {
+    let input = random_words(41, 256);
+    let want: Vec<u32> = input
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &x)| {
+            let group = i as u32 / 64;
+            [
+                indirect((x & 3) + 1, x),
+                indirect((group & 3) + 1, x),
+                indirect(3, x),
+            ]
+        })
+        .collect();
+    check_in_out(
+        &Dispatch::new("icall", "256", "64"),
+        &input,
+        3 * 256,
+        Vec::new(),
+        &want,
+    );
+}
+
+#[test]
+fn icall_without_a_candidate_is_a_located_error() {
     let src = "module &m:1:0:$full:$large:$default;\n\
                signature &s(arg_u32 %r)(arg_u32 %x);\n\
                kernel &k(kernarg_u64 %h)\n{\n\
                \tld_kernarg_u64 $d0, [%h];\n\
                \t{\n\targ_u32 %a;\n\targ_u32 %b;\n\
                \ticall_u64 $d0 (%b)(%a) &s;\n\t}\n};\n";
-    assert_error(src, "9:2", "`icall`", "icall_u64 $d0");
+    assert_error(
+        src,
+        "9:2",
+        "`icall` with no indirect function of its signature in the module",
+        "icall_u64 $d0",
+    );
 }
 
 #[test]

@@ -19,8 +19,17 @@
 //! `sbr` and `scall` select a target per lane through a chain of
 //! conditional branches on `index == k` (an index past the end of the
 //! list is undefined, PRM 8.2 and 10.7.2: such lanes take the last target).
-//! `icall` takes an indirect function code handle from the runtime, which
-//! no table here can map to a function: a located "not supported" error.
+//!
+//! `icall` (PRM 10.8): the indirect function code handle of the `k`th
+//! indirect function definition of the module (in module order) is
+//! `k + 1`, this finalizer's convention (there is no function address in
+//! HSAIL to compare with, and the runtime has no handle query yet). An
+//! `icall` is then an `scall` over the module's indirect functions whose
+//! formal arguments have the types of its actual arguments, keyed by
+//! handle: correct for handles that differ per lane, and each target is
+//! inlined or called like any other. A handle of another module's
+//! function is not supported (undefined here: such lanes take the last
+//! candidate).
 //!
 //! Recursive functions (on a cycle of the call graph) cannot be inlined:
 //! they are compiled as machine functions of the kernel's code and called
@@ -76,8 +85,8 @@ fn code_list(m: &BrigModule<'_>, o: Option<&OperandOffset>) -> Vec<CodeOffset> {
     }
 }
 
-/// The functions a `call` or `scall` at `ops` may go to (empty for other
-/// instructions and `icall`).
+/// The functions named by a `call` or `scall` at `ops` (empty for other
+/// instructions).
 fn call_targets(m: &BrigModule<'_>, op: BrigOpcode, ops: &[OperandOffset]) -> Vec<CodeOffset> {
     match op {
         BrigOpcode::CALL => match ops.get(1).map(|&o| m.operand(o)) {
@@ -113,7 +122,60 @@ fn definition<'b>(
     })
 }
 
-/// The functions the calls (`call`, `scall`) of `b` may go to.
+/// The functions a `call`, `scall` or `icall` at `at` (operands `ops`)
+/// may go to, each with the index or handle value that selects it
+/// (`scall`: its position; `icall`: its indirect function code handle,
+/// see the module docs).
+fn targets_of<'b>(
+    m: &BrigModule<'_>,
+    loc: &Locator<'_>,
+    blocks: &'b [CodeBlock],
+    op: BrigOpcode,
+    ops: &[OperandOffset],
+    at: u32,
+) -> Result<Vec<(&'b CodeBlock, u64)>> {
+    if op == BrigOpcode::ICALL {
+        let outs = code_list(m, ops.first());
+        let ins = code_list(m, ops.get(2));
+        let mut out = Vec::new();
+        for (k, b) in indirect_functions(blocks).enumerate() {
+            if same_args(m, &outs, &b.out_args)? && same_args(m, &ins, &b.in_args)? {
+                out.push((b, k as u64 + 1));
+            }
+        }
+        return Ok(out);
+    }
+    call_targets(m, op, ops)
+        .into_iter()
+        .enumerate()
+        .map(|(k, f)| Ok((definition(m, loc, blocks, f, at)?, k as u64)))
+        .collect()
+}
+
+/// The module's indirect function definitions, in module order: the
+/// handle of the `k`th is `k + 1`.
+fn indirect_functions(blocks: &[CodeBlock]) -> impl Iterator<Item = &CodeBlock> {
+    blocks
+        .iter()
+        .filter(|b| b.kind == hsail::validate::SymbolKind::IndirectFunction)
+}
+
+/// Whether two lists of arg variables have the same types.
+fn same_args(m: &BrigModule<'_>, a: &[CodeOffset], b: &[CodeOffset]) -> Result<bool> {
+    if a.len() != b.len() {
+        return Ok(false);
+    }
+    for (&x, &y) in a.iter().zip(b) {
+        let x: &brig::BrigDirectiveVariable = m.code_as(x).map_err(brig_err)?;
+        let y: &brig::BrigDirectiveVariable = m.code_as(y).map_err(brig_err)?;
+        if x.type_ != y.type_ || (x.type_.is_array() && x.dim.get() != y.dim.get()) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The functions the calls (`call`, `scall`, `icall`) of `b` may go to.
 fn callees<'b>(
     m: &BrigModule<'_>,
     loc: &Locator<'_>,
@@ -124,12 +186,14 @@ fn callees<'b>(
     for &at in &b.instructions {
         let code = m.code(at).map_err(brig_err)?;
         let Some(inst) = code.inst() else { continue };
-        if !matches!(inst.opcode, BrigOpcode::CALL | BrigOpcode::SCALL) {
+        if !matches!(
+            inst.opcode,
+            BrigOpcode::CALL | BrigOpcode::SCALL | BrigOpcode::ICALL
+        ) {
             continue;
         }
         let ops = m.operand_list(inst.operands).map_err(brig_err)?;
-        for f in call_targets(m, inst.opcode, &ops) {
-            let d = definition(m, loc, blocks, f, at.get())?;
+        for (d, _) in targets_of(m, loc, blocks, inst.opcode, &ops, at.get())? {
             if !out.iter().any(|o| o.directive == d.directive) {
                 out.push(d);
             }
@@ -213,19 +277,18 @@ impl<'a> Cx<'a> {
         type_: BrigType,
         ops: &[OperandOffset],
     ) -> Result<()> {
-        if op == BrigOpcode::ICALL {
-            return Err(self.unsupported("`icall` (indirect calls)".into()));
-        }
         let outs = code_list(self.m, ops.first());
         let ins = code_list(self.m, ops.get(2));
-        let at = self.at;
-        let callees = call_targets(self.m, op, ops)
-            .into_iter()
-            .map(|f| definition(self.m, self.loc, self.code_blocks, f, at))
-            .collect::<Result<Vec<_>>>()?;
-        if callees.is_empty() {
+        let targets = targets_of(self.m, self.loc, self.code_blocks, op, ops, self.at)?;
+        if targets.is_empty() && op == BrigOpcode::ICALL {
+            return Err(self.unsupported(
+                "`icall` with no indirect function of its signature in the module".into(),
+            ));
+        }
+        if targets.is_empty() {
             return Err(self.unsupported("a call without a function".into()));
         }
+        let (callees, keys): (Vec<&CodeBlock>, Vec<u64>) = targets.into_iter().unzip();
         for c in &callees {
             if self.machine_index(c).is_none() && self.inlining.contains(&c.directive.get()) {
                 let caller = self
@@ -238,10 +301,10 @@ impl<'a> Cx<'a> {
                 );
             }
         }
-        // Conditions of an `scall`, in the calling block.
-        let conds = if op == BrigOpcode::SCALL {
+        // Conditions of an `scall` or `icall`, in the calling block.
+        let conds = if op != BrigOpcode::CALL {
             let idx = self.src(self.operand(ops, 1)?)?;
-            self.switch_conds(idx, type_, callees.len())?
+            self.switch_conds(idx, type_, &keys)?
         } else {
             Vec::new()
         };
@@ -508,15 +571,16 @@ impl<'a> Cx<'a> {
             return Err(self.unsupported("sbr without labels".into()));
         }
         let idx = self.src(self.operand(ops, 0)?)?;
-        let conds = self.switch_conds(idx, type_, targets.len())?;
+        let keys: Vec<u64> = (0..targets.len() as u64).collect();
+        let conds = self.switch_conds(idx, type_, &keys)?;
         self.restructured = true;
         Ok(self.switch_chain(&conds, &targets))
     }
 
-    /// Per lane `index == k` (a 0/1 VGPR) for `k` in `0..n - 1`, in the
-    /// current block; a constant index gives one constant condition per
+    /// Per lane `index == k` (a 0/1 VGPR) for each key but the last, in
+    /// the current block; a constant index gives one constant condition per
     /// target instead (folded by [`Self::switch_chain`]).
-    fn switch_conds(&mut self, idx: Src, type_: BrigType, n: usize) -> Result<Vec<Cond>> {
+    fn switch_conds(&mut self, idx: Src, type_: BrigType, keys: &[u64]) -> Result<Vec<Cond>> {
         let wide = match type_ {
             BrigType::U32 => false,
             BrigType::U64 => true,
@@ -524,10 +588,10 @@ impl<'a> Cx<'a> {
         };
         if let Src::Const(c) = idx {
             let c = if wide { c } else { c & 0xffff_ffff };
-            return Ok((0..n as u64).map(|k| Cond::Known(k == c)).collect());
+            return Ok(keys.iter().map(|&k| Cond::Known(k == c)).collect());
         }
         let mut conds = Vec::new();
-        for k in 0..n.saturating_sub(1) as u64 {
+        for &k in &keys[..keys.len().saturating_sub(1)] {
             let (cmp, a, b) = if wide {
                 // Inline constants stand for 64-bit values too.
                 let kv = match Opnd::constant(k as u32) {
