@@ -306,8 +306,10 @@ fn lower_kernel_with(
 
     // The wave layout those enables give.
     let mut kd = KernelDirectives::new();
-    let scratch_on =
-        private_size > 0 || spill_space || !machine.is_empty() || private::uses_alloca(m, &reach)?;
+    let scratch_on = private_size > 0
+        || spill_space
+        || !machine.is_empty()
+        || machine::has_inst(m, &reach, |o| o == BrigOpcode::ALLOCA)?;
     let pre = [
         ("user_sgpr_dispatch_ptr", u64::from(uses.dispatch_ptr)),
         ("user_sgpr_kernarg_segment_ptr", u64::from(uses.kernarg_ptr)),

@@ -621,7 +621,7 @@ fn unsupported_instructions_are_located_errors() {
          kernel &k(kernarg_u64 %p)\n{\n\
          \tld_kernarg_u64 $d0, [%p];\n\
          \tld_global_u32 $s0, [$d0];\n\
-         \talloca_u32 $s0, 4;\n\
+         \talloca_u32 $s0, $s0;\n\
          \tst_global_u32 $s0, [$d0];\n\
          \tret;\n};\n",
     )

@@ -116,6 +116,21 @@ pub(super) fn compile_unit(job: &KernelJob<'_>, cx: Cx<'_>) -> Result<Compiled> 
     Ok(out)
 }
 
+/// Whether any of `cbs` has an instruction whose opcode passes `pick`.
+pub(super) fn has_inst(
+    m: &brig::BrigModule<'_>,
+    cbs: &[&CodeBlock],
+    pick: impl Fn(brig::BrigOpcode) -> bool,
+) -> Result<bool> {
+    for &at in cbs.iter().flat_map(|cb| &cb.instructions) {
+        let code = m.code(at).map_err(brig_err)?;
+        if code.inst().is_some_and(|i| pick(i.opcode)) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 impl<'a> Cx<'a> {
     /// The index of `cb` among the machine functions, if it is one.
     pub(super) fn machine_index(&self, cb: &CodeBlock) -> Option<usize> {
@@ -203,14 +218,32 @@ impl<'a> Cx<'a> {
         Ok(())
     }
 
-    /// A machine function: loads the context values the kernel has in the
-    /// prologue.
-    fn load_context(&mut self, present: [bool; 9]) -> Result<()> {
+    /// A machine function: loads the context values the kernel has and
+    /// the function uses (`uses`: `dispatch::scan_uses` of its code; the
+    /// IDs only if `ids`, it has dispatch queries) in the prologue, all
+    /// loads first.
+    fn load_context(&mut self, present: [bool; 9], uses: &super::Uses, ids: bool) -> Result<()> {
+        let wanted = [
+            uses.kernarg_ptr,
+            uses.dispatch_ptr,
+            uses.dispatch_id,
+            ids,
+            ids && uses.workgroup_id_dims >= 2,
+            ids && uses.workgroup_id_dims >= 3,
+            ids,
+            ids && uses.workitem_id_dims >= 2,
+            ids && uses.workitem_id_dims >= 3,
+        ];
+        let wanted: [bool; 9] = std::array::from_fn(|i| present[i] && wanted[i]);
+        if !wanted.contains(&true) {
+            return Ok(());
+        }
         let Some(a) = self.context_address()? else {
             return Ok(());
         };
+        let mut reads = Vec::new();
         for (i, &(off, dwords, class)) in FIELDS.iter().enumerate() {
-            if !present[i] {
+            if !wanted[i] {
                 continue;
             }
             let v = self.f.new_vreg(class, dwords);
@@ -225,14 +258,14 @@ impl<'a> Cx<'a> {
                 ld.mods.offset = (off + 4 * u32::from(d)) as i32;
                 self.f.prologue.push(ld);
                 if class == RegClass::Sgpr {
-                    let rd = self.minst("v_readfirstlane_b32", vec![dw(v, d), dw(t, 0)])?;
-                    self.f.prologue.push(rd);
+                    reads.push(self.minst("v_readfirstlane_b32", vec![dw(v, d), dw(t, 0)])?);
                 }
             }
             if let Some(slot) = self.context_field(i) {
                 *slot = Some(v);
             }
         }
+        self.f.prologue.extend(reads);
         Ok(())
     }
 
@@ -369,7 +402,10 @@ impl<'a> Cx<'a> {
             }
         }
         self.f.private_size = (arg_size + size).next_multiple_of(4);
-        self.load_context(present)?;
+        let uses = super::dispatch::scan_uses(job.m, &reach)?;
+        // Dispatch queries read the IDs.
+        let ids = has_inst(job.m, &reach, |o| super::dispatch::QUERIES.contains(&o))?;
+        self.load_context(present, &uses, ids)?;
 
         let sp = Opnd::sgpr(calls::SP, 1);
         let entry = self.f.add_block();

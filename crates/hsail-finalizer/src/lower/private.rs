@@ -38,22 +38,6 @@ use crate::Result;
 /// The segment null address of group and private memory.
 const SEGMENT_NULL: u32 = 0xffff_ffff;
 
-/// Whether any of `cbs` has an `alloca` (the kernel then needs scratch).
-pub(super) fn uses_alloca(
-    m: &brig::BrigModule<'_>,
-    cbs: &[&hsail::validate::CodeBlock],
-) -> Result<bool> {
-    for &at in cbs.iter().flat_map(|cb| &cb.instructions) {
-        let code = m
-            .code(at)
-            .map_err(|e| crate::Error::Invalid(e.to_string()))?;
-        if code.inst().is_some_and(|i| i.opcode == BrigOpcode::ALLOCA) {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
 /// Source codes of `src_shared_base` and `src_private_base`.
 fn aperture_code(seg: BrigSegment) -> Option<u16> {
     match seg {
