@@ -638,3 +638,41 @@ fn alloca_in_a_loop_or_of_a_register_size_is_a_located_error() {
         "alloca_u32 $s1, $s0;",
     );
 }
+
+#[test]
+fn private_addresses_go_down_a_recursion() {
+    // chain(n) adds n to its caller's word, sets its own to 100 n, and
+    // returns it after its callee added n - 1 to it (PRM 4.11: a private
+    // variable per activation).
+    let d = Dispatch::new("call_recursive_private", "128", "64");
+    let want: Vec<u32> = (0..128)
+        .map(|i| {
+            let n = i & 7;
+            let own = if n == 0 { 0 } else { 101 * n - 1 };
+            own + 1000 + n
+        })
+        .collect();
+    for mcpu in TARGETS {
+        let got = d.run(mcpu, &[Arg::Zeros(512)]);
+        check("call_recursive_private", mcpu, &words(&got[0]), &want);
+    }
+}
+
+#[test]
+fn two_kernels_share_a_recursive_function() {
+    // `&second` of call_recursive_more.hsail (its first kernel is checked
+    // against gccbrig): other(0) = 7, other(n) = 5 other(n - 1) + n.
+    fn other(n: u32) -> u32 {
+        if n == 0 { 7 } else { other(n - 1) * 5 + n }
+    }
+    let d = Dispatch::new("call_recursive_more", "128", "64");
+    let d = Dispatch {
+        name: "second",
+        ..d
+    };
+    let want: Vec<u32> = (0..128).map(|i| other(i & 7)).collect();
+    for mcpu in TARGETS {
+        let got = d.run(mcpu, &[Arg::Zeros(512)]);
+        check("second", mcpu, &words(&got[0]), &want);
+    }
+}
