@@ -499,7 +499,7 @@ fn indirect(h: u32, x: u32) -> u32 {
 }
 
 #[test]
-fn icall_with_divergent_and_uniform_handles() {
+fn icall_with_divergent_and_uniform_handles_and_scall_of_recursive_functions() {
     let input = random_words(41, 256);
     let want: Vec<u32> = input
         .iter()
@@ -510,13 +510,15 @@ fn icall_with_divergent_and_uniform_handles() {
                 indirect((x & 3) + 1, x),
                 indirect((group & 3) + 1, x),
                 indirect(3, x),
+                // The scall: &digits (handle 3) or &flip (4).
+                indirect(3 + (x >> 2 & 1), x),
             ]
         })
         .collect();
     check_in_out(
         &Dispatch::new("icall", "256", "64"),
         &input,
-        3 * 256,
+        4 * 256,
         Vec::new(),
         &want,
     );
