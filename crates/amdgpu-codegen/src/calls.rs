@@ -319,3 +319,94 @@ fn call_sequence(target: Target, callee: u32, backward: bool) -> Result<Vec<MIns
         framed(target, "s_sub_u32", vec![sp(), sp(), frame_size()])?,
     ])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Block, Terminator, compile, link};
+
+    fn r(v: VReg) -> Opnd {
+        Opnd::Reg {
+            reg: v,
+            offset: 0,
+            width: 1,
+        }
+    }
+
+    /// A function of one block: `a = tid; call k; store a` (`a` live
+    /// across the call), and `b` computed before the call, dead after.
+    fn caller(t: Target, name: &str, unit: u32, callee: Option<u32>, k: u32) -> Function {
+        let mut f = Function::new(name);
+        f.unit = unit;
+        f.callee = callee;
+        f.scratch = Some(crate::ScratchInputs {
+            flat_scratch_init: 0,
+            wave_offset: 2,
+        });
+        f.live_in_sgprs = vec![0, 1, 2];
+        f.live_in_vgprs = vec![0];
+        let a = f.new_vreg(RegClass::Vgpr, 1);
+        let b = f.new_vreg(RegClass::Vgpr, 1);
+        let mov = |d, s| MInst::new("v_mov_b32", t, vec![d, s]).unwrap();
+        f.prologue.push(mov(r(a), Opnd::vgpr(0, 1)));
+        let store =
+            |v| MInst::new("scratch_store_dword", t, vec![r(v), r(v), Opnd::off()]).unwrap();
+        f.blocks.push(Block {
+            insts: vec![
+                mov(r(b), Opnd::constant(7)),
+                store(b),
+                call(t, k).unwrap(),
+                store(a),
+            ],
+            term: Terminator::Ret,
+        });
+        f
+    }
+
+    #[test]
+    fn live_values_are_saved_around_calls_and_calls_are_linked() {
+        let t = Target::Gfx90a;
+        let kernel = compile(caller(t, "k", 0, None, 1), t).unwrap();
+        let callee = compile(caller(t, "f", 1, Some(4096), 1), t).unwrap();
+        // `a` is stored to and loaded from its stack slot; `b` is not.
+        let saves = (kernel.asm.lines())
+            .filter(|l| l.starts_with("\tscratch_") && l.contains("s92"))
+            .count();
+        assert_eq!(saves, 2, "{}", kernel.asm);
+        assert!(kernel.asm.contains("s_swappc_b64 s[88:89], s[90:91]"));
+        // The callee: a prologue with the stack check, a return.
+        assert!(callee.asm.contains("s_trap 0x5c"), "{}", callee.asm);
+        assert!(callee.asm.contains("s_setpc_b64"), "{}", callee.asm);
+        assert!(
+            callee.asm.contains("s_subb_u32 s91, s91, 0"),
+            "{}",
+            callee.asm
+        );
+        let start = kernel.code.len();
+        let linked = link(vec![kernel, callee]);
+        // Both calls reach the callee's first byte: s_getpc_b64 gives the
+        // address of the next instruction, whose literal is the distance.
+        let insts: Vec<(usize, amdgpu_isa::gfx9::Inst)> =
+            amdgpu_isa::gfx9::disassemble(&linked.code, t)
+                .map(|x| x.unwrap())
+                .collect();
+        let mut calls = 0;
+        for w in insts.windows(2) {
+            if w[0].1.def.mnemonic != "s_getpc_b64" {
+                continue;
+            }
+            let (at, add) = (&w[1].0, &w[1].1);
+            let Some(amdgpu_isa::gfx9::Operand::Literal(d)) = add.operands.get(2) else {
+                panic!("no literal in {add:?}");
+            };
+            let to = match add.def.mnemonic {
+                "s_add_u32" => *at as i64 + i64::from(*d),
+                _ => *at as i64 - i64::from(*d),
+            };
+            assert_eq!(to, start as i64);
+            calls += 1;
+        }
+        assert_eq!(calls, 2);
+        assert!(!linked.asm.contains("0x5eed5eed"), "{}", linked.asm);
+    }
+}

@@ -7,6 +7,7 @@
 //!      │ ifconv           small divergent if/else → straight-line code under EXEC
 //!      │ exec::lower      divergent control flow → EXEC masks, wave-level blocks
 //!      │ opt              dead vector ALU results removed
+//!      │ calls::expand    calls: values live across saved to the stack
 //!      │ regalloc         per-dword liveness, linear scan, aligned tuples
 //!      │ verify           (debug builds) every read finds its vreg in place
 //!      │ emit             physical operands, s_waitcnt, hazard s_nops
@@ -32,6 +33,10 @@
 //! `private_size` and up and raise it. Module data: an `s_add_u32` marked
 //! [`MInst::pc_rel`] right after an `s_getpc_b64` gets its literal from
 //! [`Compiled::relocate`] once the code object is laid out.
+//!
+//! Calls: the functions of a compile unit (a kernel and the functions it
+//! calls for real) are compiled one by one and joined by [`link`]; the
+//! call ABI (stack, registers, EXEC) is [`calls`].
 
 pub mod calls;
 pub mod emit;

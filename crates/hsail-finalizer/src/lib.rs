@@ -13,9 +13,11 @@
 //!       → amdgpu_object::write::write_code_object
 //! ```
 //!
-//! Kernels, with the functions they call inlined (no separate function
-//! symbols, no recursion), all values in VGPRs, divergent control flow
-//! through EXEC masks. Anything else is an
+//! Kernels, with the functions they call inlined, except recursive ones,
+//! which become machine functions of the kernel's code called on a per
+//! work-item stack (`lower/machine.rs`, `amdgpu_codegen::calls`); `icall`
+//! over the module's indirect functions, `alloca` in frames. All values in
+//! VGPRs, divergent control flow through EXEC masks. Anything else is an
 //! [`Error::Unsupported`] naming the instruction and where it is.
 
 mod lower;
