@@ -113,11 +113,7 @@ pub fn prepare(f: &mut Function, target: Target) -> Result<()> {
     };
     let ra = f.new_vreg(RegClass::Sgpr, 2);
     let entry = f.new_vreg(RegClass::Sgpr, 2);
-    let pair = |v: VReg| Opnd::Reg {
-        reg: v,
-        offset: 0,
-        width: 2,
-    };
+    let pair = |v: VReg| Opnd::vreg(v, 2);
     let temp = Opnd::sgpr(TEMP, 1);
     let pro = vec![
         ins("s_mov_b64", vec![pair(ra), Opnd::sgpr(RA, 2)])?,
@@ -326,11 +322,7 @@ mod tests {
     use crate::{Block, Terminator, compile, link};
 
     fn r(v: VReg) -> Opnd {
-        Opnd::Reg {
-            reg: v,
-            offset: 0,
-            width: 1,
-        }
+        Opnd::vreg(v, 1)
     }
 
     /// A function of one block: `a = tid; call k; store a` (`a` live

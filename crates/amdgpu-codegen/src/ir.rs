@@ -67,6 +67,15 @@ impl Opnd {
         Opnd::Fixed(inline_or_literal(v))
     }
 
+    /// The first `width` dwords of virtual register `reg`.
+    pub fn vreg(reg: VReg, width: u8) -> Opnd {
+        Opnd::Reg {
+            reg,
+            offset: 0,
+            width,
+        }
+    }
+
     /// An immediate field (SMEM offset, `s_waitcnt` value).
     pub fn imm(v: i64) -> Opnd {
         Opnd::Fixed(Operand::Imm(v))
