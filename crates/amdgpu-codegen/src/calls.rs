@@ -180,7 +180,8 @@ pub fn expand(f: &mut Function, blocks: &mut [MBlock], target: Target) -> Result
             });
             save(f, target, v, slot, &mut seq, &mut back)?;
         }
-        seq.extend(call_sequence(target, callee, callee <= f.unit)?);
+        let area = b.insts[at].ops.get(2).copied();
+        seq.extend(call_sequence(f, target, callee, callee <= f.unit, area)?);
         seq.extend(back);
         b.insts.splice(at..=at, seq);
     }
@@ -282,8 +283,17 @@ fn save(
 /// `SP += frame; target = callee; s_swappc_b64; SP -= frame`. The target
 /// is the PC plus the distance, or minus it for a function laid out at
 /// or before the caller (`backward`): the literal is the distance's size
-/// either way, so the carry into the high dword is right.
-fn call_sequence(target: Target, callee: u32, backward: bool) -> Result<Vec<MInst>> {
+/// either way, so the carry into the high dword is right. With an
+/// `alloca` area (an SGPR operand of the call: its size), the callee's
+/// frame starts after the area and one word, which keeps how far `SP`
+/// moved (the area's register does not survive the call).
+fn call_sequence(
+    f: &mut Function,
+    target: Target,
+    callee: u32,
+    backward: bool,
+    area: Option<Opnd>,
+) -> Result<Vec<MInst>> {
     let sp = || Opnd::sgpr(SP, 1);
     let lo = Opnd::sgpr(TARGET, 1);
     let hi = Opnd::sgpr(TARGET + 1, 1);
@@ -302,8 +312,7 @@ fn call_sequence(target: Target, callee: u32, backward: bool) -> Result<Vec<MIns
         ],
     )?;
     add.link = Some(Link::Callee(callee));
-    Ok(vec![
-        framed(target, "s_add_u32", vec![sp(), sp(), frame_size()])?,
+    let jump = [
         MInst::new("s_getpc_b64", target, vec![Opnd::sgpr(TARGET, 2)])?,
         add,
         MInst::new(add_hi, target, vec![hi, hi, Opnd::constant(0)])?,
@@ -312,8 +321,37 @@ fn call_sequence(target: Target, callee: u32, backward: bool) -> Result<Vec<MIns
             target,
             vec![Opnd::sgpr(RA, 2), Opnd::sgpr(TARGET, 2)],
         )?,
-        framed(target, "s_sub_u32", vec![sp(), sp(), frame_size()])?,
-    ])
+    ];
+    let Some(area) = area else {
+        let mut seq = vec![framed(target, "s_add_u32", vec![sp(), sp(), frame_size()])?];
+        seq.extend(jump);
+        seq.push(framed(target, "s_sub_u32", vec![sp(), sp(), frame_size()])?);
+        return Ok(seq);
+    };
+    // moved = frame + area + 4, kept in the word under the callee's frame.
+    let moved = Opnd::vreg(f.new_vreg(RegClass::Sgpr, 1), 1);
+    let kept = Opnd::vreg(f.new_vreg(RegClass::Vgpr, 1), 1);
+    let back = Opnd::vreg(f.new_vreg(RegClass::Vgpr, 1), 1);
+    let undo = Opnd::vreg(f.new_vreg(RegClass::Sgpr, 1), 1);
+    let word = |mn: &str, ops: Vec<Opnd>| -> Result<MInst> {
+        let mut i = MInst::new(mn, target, ops)?;
+        i.mods.offset = -4;
+        Ok(i)
+    };
+    let mut seq = vec![
+        framed(target, "s_add_u32", vec![moved, area, frame_size()])?,
+        MInst::new("s_add_u32", target, vec![moved, moved, Opnd::constant(4)])?,
+        MInst::new("s_add_u32", target, vec![sp(), sp(), moved])?,
+        MInst::new("v_mov_b32", target, vec![kept, moved])?,
+        word("scratch_store_dword", vec![Opnd::off(), kept, sp()])?,
+    ];
+    seq.extend(jump);
+    seq.extend([
+        word("scratch_load_dword", vec![back, Opnd::off(), sp()])?,
+        MInst::new("v_readfirstlane_b32", target, vec![undo, back])?,
+        MInst::new("s_sub_u32", target, vec![sp(), sp(), undo])?,
+    ]);
+    Ok(seq)
 }
 
 #[cfg(test)]

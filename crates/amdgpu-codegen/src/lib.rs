@@ -137,6 +137,8 @@ pub struct Compiled {
     /// PC-relative literals to other functions of the compile unit
     /// ([`link`] fills them in).
     pub calls: Vec<emit::PcRel>,
+    /// The function's name (its label after [`link`]).
+    pub name: String,
 }
 
 /// Links a compile unit into one piece of code: function 0 (the kernel)
@@ -154,12 +156,13 @@ pub fn link(units: Vec<Compiled>) -> Compiled {
         private_size: units.first().map_or(0, |u| u.private_size),
         pc_rel: Vec::new(),
         calls: Vec::new(),
+        name: units.first().map_or(String::new(), |u| u.name.clone()),
     };
     let mut starts = Vec::new();
     let mut calls = Vec::new();
     for (k, u) in units.into_iter().enumerate() {
         if k > 0 {
-            out.asm.push_str(&format!(".Lfunction_{k}:\n"));
+            out.asm.push_str(&format!(".L{}:\n", u.name));
         }
         let (code_at, asm_at) = (out.code.len(), out.asm.len());
         starts.push(code_at);
@@ -257,6 +260,7 @@ fn compile_with(mut f: Function, target: Target, scalar_values: bool) -> Result<
         private_size: f.private_size,
         pc_rel: out.pc_rel,
         calls: out.calls,
+        name: f.name.clone(),
     })
 }
 

@@ -186,8 +186,11 @@ struct Cx<'a> {
     /// Private offset of the ABI values a kernel hands its machine
     /// functions ([`call`]), when it makes calls.
     context: Option<u32>,
-    /// The `alloca`s lowered: lane-level block and BRIG offset.
-    allocas: Vec<(usize, u32)>,
+    /// The SGPR holding the bytes `alloca` took in this function's frame
+    /// (see lower/private.rs), when it has `alloca`s.
+    alloca_area: Option<VReg>,
+    /// Bytes of call stack per work-item ([`crate::Options::stack_size`]).
+    stack_size: u32,
 }
 
 /// What lowering one kernel needs from the module and the options.
@@ -306,10 +309,8 @@ fn lower_kernel_with(
 
     // The wave layout those enables give.
     let mut kd = KernelDirectives::new();
-    let scratch_on = private_size > 0
-        || spill_space
-        || !machine.is_empty()
-        || machine::has_inst(m, &reach, |o| o == BrigOpcode::ALLOCA)?;
+    let has_alloca = machine::has_inst(m, &reach, |o| o == BrigOpcode::ALLOCA)?;
+    let scratch_on = private_size > 0 || spill_space || !machine.is_empty() || has_alloca;
     let pre = [
         ("user_sgpr_dispatch_ptr", u64::from(uses.dispatch_ptr)),
         ("user_sgpr_kernarg_segment_ptr", u64::from(uses.kernarg_ptr)),
@@ -357,8 +358,10 @@ fn lower_kernel_with(
     cx.scratch_setup(&layout, private_size, scratch_on)?;
     cx.store_context()?;
 
+    if has_alloca {
+        cx.start_alloca_area()?;
+    }
     cx.lower_body(cb, call::RetTo::Exit)?;
-    cx.check_allocas()?;
     if cx.restructured {
         cfg::layout_rpo(&mut cx.f);
     }
@@ -425,7 +428,16 @@ impl<'a> Cx<'a> {
             machine,
             frame_vars: std::collections::HashSet::new(),
             context: None,
-            allocas: Vec::new(),
+            alloca_area: None,
+            stack_size: job.opts.stack_size,
+        }
+    }
+
+    /// A back-end error while lowering (a bug of the front end).
+    fn codegen_error(&self, source: amdgpu_codegen::Error) -> Error {
+        Error::Codegen {
+            kernel: self.name.clone(),
+            source,
         }
     }
 

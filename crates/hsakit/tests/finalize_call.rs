@@ -618,27 +618,24 @@ fn alloca_in_kernels_inlined_and_recursive_functions() {
     check_map("alloca", 31, Vec::new(), alloca_reference);
 }
 
+/// `tests/finalize/alloca_dynamic.hsail`'s results per work-item.
+fn alloca_dynamic_reference(x: u32) -> [u32; 4] {
+    let k = x % 5 + 1;
+    let values: Vec<u32> = (0..k).map(|i| x.wrapping_mul(i).wrapping_add(i)).collect();
+    let list = values
+        .iter()
+        .rev()
+        .fold(0u32, |s, &v| s.wrapping_mul(7).wrapping_add(v));
+    fn deep(n: u32) -> u32 {
+        let below = if n == 0 { 0 } else { deep(n - 1) };
+        below.wrapping_mul(3).wrapping_add(n * 13)
+    }
+    [list, deep(x & 15), x.wrapping_add(1000), 0]
+}
+
 #[test]
-fn alloca_in_a_loop_or_of_a_register_size_is_a_located_error() {
-    let src = "module &m:1:0:$full:$large:$default;\n\
-               kernel &k(kernarg_u32 %n)\n{\n\
-               \tld_kernarg_u32 $s0, [%n];\n\
-               @again:\n\
-               \talloca_u32 $s1, 8;\n\
-               \tsub_u32 $s0, $s0, 1;\n\
-               \tcmp_ne_b1_u32 $c0, $s0, 0;\n\
-               \tcbr_b1 $c0, @again;\n};\n";
-    assert_error(src, "6:2", "`alloca` in a loop", "alloca_u32 $s1, 8;");
-    let src = "module &m:1:0:$full:$large:$default;\n\
-               kernel &k(kernarg_u32 %n)\n{\n\
-               \tld_kernarg_u32 $s0, [%n];\n\
-               \talloca_u32 $s1, $s0;\n};\n";
-    assert_error(
-        src,
-        "5:2",
-        "instruction `alloca_u32` with a size in a register",
-        "alloca_u32 $s1, $s0;",
-    );
+fn alloca_in_loops_with_register_sizes_and_freed_at_returns() {
+    check_map("alloca_dynamic", 77, Vec::new(), alloca_dynamic_reference);
 }
 
 #[test]
@@ -660,21 +657,77 @@ fn private_addresses_go_down_a_recursion() {
     }
 }
 
+/// Two kernels calling one recursive function (each gets its copy): the
+/// function, then a kernel template (`KERNEL` adding `PLUS`).
+const SHARED: &str = "module &Shared:1:0:$full:$large:$default;
+
+// Shared by two kernels.
+function &other(arg_u32 %r)(arg_u32 %n)
+{
+    ld_arg_u32          $s0, [%n];
+    mov_b32             $s1, 7;
+    cmp_eq_b1_u32       $c0, $s0, 0;
+    cbr_b1              $c0, @done;
+    {
+        arg_u32 %a;
+        arg_u32 %b;
+        sub_u32             $s2, $s0, 1;
+        st_arg_u32          $s2, [%a];
+        call                &other (%b) (%a);
+        ld_arg_u32          $s1, [%b];
+    }
+    mul_u32             $s1, $s1, 5;
+    add_u32             $s1, $s1, $s0;
+@done:
+    st_arg_u32          $s1, [%r];
+};
+
+kernel &KERNEL(kernarg_u64 %out)
+{
+    workitemabsid_u32   $s0, 0;
+    and_b32             $s1, $s0, 7;
+    {
+        arg_u32 %a;
+        arg_u32 %b;
+        st_arg_u32          $s1, [%a];
+        call                &other (%b) (%a);
+        ld_arg_u32          $s2, [%b];
+    }
+    add_u32             $s2, $s2, PLUS;
+    cvt_u64_u32         $d0, $s0;
+    shl_u64             $d0, $d0, 2;
+    ld_kernarg_u64      $d1, [%out];
+    add_u64             $d1, $d1, $d0;
+    st_global_u32       $s2, [$d1];
+};
+";
+
 #[test]
 fn two_kernels_share_a_recursive_function() {
-    // `&second` of call_recursive_more.hsail (its first kernel is checked
-    // against gccbrig): other(0) = 7, other(n) = 5 other(n - 1) + n.
+    // other(0) = 7, other(n) = 5 other(n - 1) + n; `&first` stores
+    // other(id & 7) + 1, `&second` other(id & 7).
     fn other(n: u32) -> u32 {
         if n == 0 { 7 } else { other(n - 1) * 5 + n }
     }
-    let d = Dispatch::new("call_recursive_more", "128", "64");
-    let d = Dispatch {
-        name: "second",
-        ..d
-    };
-    let want: Vec<u32> = (0..128).map(|i| other(i & 7)).collect();
-    for mcpu in TARGETS {
-        let got = d.run(mcpu, &[Arg::Zeros(512)]);
-        check("second", mcpu, &words(&got[0]), &want);
+    let dir = oracles::Scratch::new("finalize-call-shared");
+    let file = dir.path("shared.hsail");
+    let (function, kernel) = SHARED.split_at(SHARED.find("kernel &KERNEL").unwrap());
+    let mut src = function.to_string();
+    for (name, plus) in [("first", "1"), ("second", "0")] {
+        src.push_str(&kernel.replace("KERNEL", name).replace("PLUS", plus));
+    }
+    std::fs::write(&file, src).unwrap();
+    for (name, plus) in [("first", 1), ("second", 0)] {
+        let d = Dispatch {
+            file: file.display().to_string(),
+            name,
+            grid: "128",
+            group: "64",
+        };
+        let want: Vec<u32> = (0..128).map(|i| other(i & 7) + plus).collect();
+        for mcpu in TARGETS {
+            let got = d.run(mcpu, &[Arg::Zeros(512)]);
+            check(name, mcpu, &words(&got[0]), &want);
+        }
     }
 }

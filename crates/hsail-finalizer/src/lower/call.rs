@@ -318,6 +318,15 @@ impl<'a> Cx<'a> {
             _ => (callees, conds),
         };
         let from = self.cur;
+        // Inlined functions' allocas are freed when they return.
+        let area = match self.alloca_area {
+            Some(a) => {
+                let saved = self.stemp(1);
+                self.emit("s_mov_b32", vec![r(saved), r(a)])?;
+                Some((a, saved))
+            }
+            None => None,
+        };
         let first = self.f.blocks.len();
         let mut entries = Vec::new();
         for c in callees {
@@ -334,6 +343,9 @@ impl<'a> Cx<'a> {
             b.term = map_targets(b.term, |t| if t == PENDING { cont } else { t });
         }
         self.cur = cont;
+        if let Some((a, saved)) = area {
+            self.emit("s_mov_b32", vec![r(a), r(saved)])?;
+        }
         self.restructured = true;
         Ok(())
     }

@@ -345,11 +345,16 @@ impl<'a> Cx<'a> {
         let (out_args, in_args) = args.split_at(cb.out_args.len().min(args.len()));
         let frame = |cx: &mut Self| -> Result<Opnd> {
             let base = cx.stemp(1);
-            let i = calls::callee_frame(cx.t, dw(base, 0)).map_err(|source| Error::Codegen {
-                kernel: cx.name.clone(),
-                source,
-            })?;
+            let i = calls::callee_frame(cx.t, dw(base, 0)).map_err(|e| cx.codegen_error(e))?;
             cx.emit_inst(i);
+            if let Some(area) = cx.alloca_area {
+                // After the alloca area and the word of `calls::expand`.
+                cx.emit("s_add_u32", vec![dw(base, 0), dw(base, 0), dw(area, 0)])?;
+                cx.emit(
+                    "s_add_u32",
+                    vec![dw(base, 0), dw(base, 0), Opnd::constant(4)],
+                )?;
+            }
             Ok(dw(base, 0))
         };
         let base = frame(self)?;
@@ -357,10 +362,9 @@ impl<'a> Cx<'a> {
             let regs = self.arg_var(a.get())?;
             self.stack_move(&regs, arg, base, true)?;
         }
-        let call = calls::call(self.t, k as u32 + 1).map_err(|source| Error::Codegen {
-            kernel: self.name.clone(),
-            source,
-        })?;
+        let mut call = calls::call(self.t, k as u32 + 1).map_err(|e| self.codegen_error(e))?;
+        // A frame with an alloca area: the callee's frame starts after it.
+        call.ops.extend(self.alloca_area.map(|a| dw(a, 0)));
         self.emit_inst(call);
         let base = frame(self)?;
         for (&arg, a) in out_args.iter().zip(outs) {
@@ -407,6 +411,9 @@ impl<'a> Cx<'a> {
         let ids = has_inst(job.m, &reach, |o| super::dispatch::QUERIES.contains(&o))?;
         self.load_context(present, &uses, ids)?;
 
+        if has_inst(job.m, &reach, |o| o == brig::BrigOpcode::ALLOCA)? {
+            self.start_alloca_area()?;
+        }
         let sp = Opnd::sgpr(calls::SP, 1);
         let entry = self.f.add_block();
         self.cur = entry;
@@ -428,7 +435,6 @@ impl<'a> Cx<'a> {
         for b in &mut self.f.blocks {
             b.term = cfg::map_targets(b.term, |t| if t == PENDING { ret } else { t });
         }
-        self.check_allocas()?;
         cfg::layout_rpo(&mut self.f);
         Ok(())
     }
