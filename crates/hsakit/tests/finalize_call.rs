@@ -591,6 +591,15 @@ fn too_deep_recursion_traps_with_a_stack_overflow() {
             assert!(err.contains("call stack overflow"), "{err}");
         }
     }
+    // A smaller stack (`finalize --stack-size`): 100 levels no longer fit.
+    let co = dir.path("deep.co").display().to_string();
+    let out = hsakit(&["finalize", &file, "--stack-size", "256", "-o", &co]);
+    assert!(out.status.success());
+    let out = hsakit(&[
+        "run", &co, "--kernel", "&k", "--grid", "64", "--group", "64", "--arg", "u32=100",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("call stack overflow"), "{err}");
 }
 
 /// PRM 10.10: `tests/finalize/alloca.hsail`'s three results per
