@@ -439,4 +439,34 @@ mod tests {
         assert_eq!(calls, 2);
         assert!(!linked.asm.contains("0x5eed5eed"), "{}", linked.asm);
     }
+
+    #[test]
+    fn the_allocation_checker_sees_calls_clobber_registers() {
+        let t = Target::Gfx90a;
+        let mut f = caller(t, "k", 0, None, 1);
+        prepare(&mut f, t).unwrap();
+        let mut blocks = crate::exec::lower(&mut f, t).unwrap();
+        expand(&mut f, &mut blocks, t).unwrap();
+        // Without the restore after the call, `a` is read clobbered.
+        for b in &mut blocks {
+            if let Some(at) = b
+                .insts
+                .iter()
+                .position(|i| i.def.mnemonic == "s_swappc_b64")
+            {
+                let load = at
+                    + b.insts[at..]
+                        .iter()
+                        .position(|i| i.def.mnemonic == "scratch_load_dword")
+                        .unwrap();
+                b.insts.remove(load);
+            }
+        }
+        let alloc = crate::regalloc::allocate(&mut f, &mut blocks, t).unwrap();
+        let err = crate::verify::check(&f, &blocks, &alloc);
+        assert!(
+            matches!(err, Err(crate::Error::BadAllocation { .. })),
+            "{err:?}"
+        );
+    }
 }
