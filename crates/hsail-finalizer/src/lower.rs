@@ -367,7 +367,7 @@ fn lower_kernel_with(
     }
 
     let fp_mode = cx.mode;
-    let dynamic_stack = !cx.machine.is_empty();
+    let dynamic_stack = !cx.machine.is_empty() || cx.alloca_area.is_some();
     let compiled = machine::compile_unit(job, cx)?;
     Ok(LoweredKernel {
         name,

@@ -645,6 +645,18 @@ fn alloca_dynamic_reference(x: u32) -> [u32; 4] {
 #[test]
 fn alloca_in_loops_with_register_sizes_and_freed_at_returns() {
     check_map("alloca_dynamic", 77, Vec::new(), alloca_dynamic_reference);
+    // The private segment holds the stack (16 KiB by default) and the
+    // metadata says its size is dynamic (AMDGPUUsage).
+    let file = Dispatch::new("alloca_dynamic", "1", "1").file;
+    let out = hsakit(&["finalize", &file, "-S", "-o", "-"]);
+    let asm = String::from_utf8_lossy(&out.stdout);
+    assert!(asm.contains(".uses_dynamic_stack: true"), "{asm}");
+    let size: u32 = asm
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(".private_segment_fixed_size: "))
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    assert!(size >= 16384, "{size}");
 }
 
 #[test]

@@ -76,7 +76,8 @@ struct FrameArg {
 }
 
 /// Compiles the kernel lowered in `cx` and, when it calls machine
-/// functions, those too, linked after it.
+/// functions, those too, linked after it. With machine functions or
+/// `alloca`, the kernel's private segment has the stack after its frame.
 pub(super) fn compile_unit(job: &KernelJob<'_>, cx: Cx<'_>) -> Result<Compiled> {
     let name = cx.name.clone();
     let codegen_err = |source| Error::Codegen {
@@ -86,16 +87,22 @@ pub(super) fn compile_unit(job: &KernelJob<'_>, cx: Cx<'_>) -> Result<Compiled> 
     let machine = cx.machine.clone();
     let present = cx.context_present();
     let (group, context) = (cx.group.clone(), cx.context);
-    let kernel = amdgpu_codegen::compile(cx.f, job.t).map_err(codegen_err)?;
-    if machine.is_empty() {
+    let stack = !machine.is_empty() || cx.alloca_area.is_some();
+    let mut kernel = amdgpu_codegen::compile(cx.f, job.t).map_err(codegen_err)?;
+    if !stack {
         return Ok(kernel);
     }
+    // The stack (alloca areas, callee frames) after the kernel's frame.
     let limit = kernel
         .private_size
         .checked_add(job.opts.stack_size)
         .ok_or_else(|| Error::Target {
             message: format!("stack size {} is too large", job.opts.stack_size),
         })?;
+    if machine.is_empty() {
+        kernel.private_size = limit;
+        return Ok(kernel);
+    }
     let mut units = vec![kernel];
     for (k, &cb) in machine.iter().enumerate() {
         let mut fx = Cx::new(
