@@ -11,7 +11,7 @@
 use amdgpu_isa::gfx9::{Family, Inst, Operand, Target, encode, print};
 
 use crate::exec::MBlock;
-use crate::ir::{Function, Opnd, RegClass};
+use crate::ir::{Function, Link, Opnd, RegClass};
 use crate::regalloc::Allocation;
 use crate::{Error, Result};
 
@@ -40,6 +40,8 @@ struct PInst {
     inst: Inst,
     label: Option<usize>,
     pc_rel: Option<u32>,
+    /// A PC-relative literal to function `k` of the compile unit.
+    call: Option<u32>,
 }
 
 /// The literal an instruction with a PC-relative operand is emitted with
@@ -71,6 +73,9 @@ pub struct Emitted {
     pub instructions: usize,
     /// PC-relative literals to fill in.
     pub pc_rel: Vec<PcRel>,
+    /// PC-relative literals to other functions of the compile unit
+    /// (`target` is the function's index).
+    pub calls: Vec<PcRel>,
 }
 
 fn phys_operand(f: &Function, alloc: &Allocation, o: &Opnd) -> Operand {
@@ -114,6 +119,7 @@ pub fn emit(
         inst: Inst::new(waitcnt, target, vec![Operand::Imm(v)]),
         label: None,
         pc_rel: None,
+        call: None,
     };
     let mut out: Vec<Vec<PInst>> = Vec::with_capacity(blocks.len());
     for b in blocks {
@@ -121,7 +127,13 @@ pub fn emit(
         let mut vm: Vec<u16> = Vec::new();
         let mut lgkm: Vec<u16> = Vec::new();
         for mi in &b.insts {
-            let ops: Vec<Operand> = mi.ops.iter().map(|o| phys_operand(f, alloc, o)).collect();
+            let mut ops: Vec<Operand> = mi.ops.iter().map(|o| phys_operand(f, alloc, o)).collect();
+            if mi.link == Some(Link::FrameSize) {
+                let frame = Operand::Literal(crate::ir::FRAME_PLACEHOLDER);
+                for o in ops.iter_mut().filter(|o| **o == frame) {
+                    *o = crate::ir::inline_or_literal(f.private_size);
+                }
+            }
             if crate::regalloc::is_copy(mi.def.mnemonic) && ops.len() == 2 && ops[0] == ops[1] {
                 continue;
             }
@@ -130,8 +142,12 @@ pub fn emit(
                 _ => None,
             });
             let touches = |set: &Vec<u16>| ops.iter().any(|o| regs_of(o).any(|r| set.contains(&r)));
-            let need_vm = !vm.is_empty() && (mi.is_branch() || touches(&vm));
-            let need_lgkm = !lgkm.is_empty() && (mi.is_branch() || touches(&lgkm));
+            // Nothing may be outstanding when control leaves the block or
+            // the function (calls and returns too).
+            let leaves =
+                mi.is_branch() || matches!(mi.def.mnemonic, "s_swappc_b64" | "s_setpc_b64");
+            let need_vm = !vm.is_empty() && (leaves || touches(&vm));
+            let need_lgkm = !lgkm.is_empty() && (leaves || touches(&lgkm));
             match (need_vm, need_lgkm) {
                 (true, true) => pb.push(wait(WAIT_ALL)),
                 (true, false) => pb.push(wait(WAIT_VM)),
@@ -169,10 +185,15 @@ pub fn emit(
                     }
                 }
             }
+            let call = match mi.link {
+                Some(Link::Callee(k)) => Some(k),
+                _ => None,
+            };
             pb.push(PInst {
                 inst,
                 label,
                 pc_rel: mi.pc_rel,
+                call,
             });
         }
         match (!vm.is_empty(), !lgkm.is_empty()) {
@@ -195,6 +216,7 @@ pub fn emit(
             inst,
             label: None,
             pc_rel: None,
+            call: None,
         },
     )?;
 
@@ -232,6 +254,7 @@ pub fn emit(
     let mut asm = String::new();
     let mut count = 0;
     let mut pc_rel = Vec::new();
+    let mut calls = Vec::new();
     for (bi, pb) in out.iter_mut().enumerate() {
         if labelled[bi] {
             asm.push_str(&label_name(bi));
@@ -252,7 +275,8 @@ pub fn emit(
             } else {
                 asm.push('\t');
                 let line = print(&p.inst);
-                if let Some(t) = p.pc_rel {
+                for (t, list) in [(p.pc_rel, &mut pc_rel), (p.call, &mut calls)] {
+                    let Some(t) = t else { continue };
                     let text = format!("{PC_REL_PLACEHOLDER:#x}");
                     let Some(i) = line.find(&text) else {
                         return Err(Error::Encode {
@@ -260,7 +284,7 @@ pub fn emit(
                             message: "a PC-relative operand needs a literal".into(),
                         });
                     };
-                    pc_rel.push(PcRel {
+                    list.push(PcRel {
                         inst_at: at,
                         literal_at: at + sizes[bi][ii] - 4,
                         asm_at: asm.len() + i,
@@ -284,5 +308,6 @@ pub fn emit(
         asm,
         instructions: count,
         pc_rel,
+        calls,
     })
 }

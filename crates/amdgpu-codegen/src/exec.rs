@@ -60,7 +60,7 @@ impl MBlock {
         let ends = self
             .insts
             .last()
-            .is_some_and(|i| i.def.mnemonic == "s_branch" || i.def.mnemonic == "s_endpgm");
+            .is_some_and(|i| matches!(i.def.mnemonic, "s_branch" | "s_endpgm" | "s_setpc_b64"));
         if !ends && index + 1 < len {
             out.push(index + 1);
         }
@@ -149,6 +149,17 @@ pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
     // The first block after `i` that is not skipped over as empty.
     let next_live = |i: usize| (i + 1..n).find(|&j| entry[j] != Entry::Finish);
     let mut out = Vec::with_capacity(2 * n + 2);
+    // Where the whole wave is done: the end of the kernel, or a callee's
+    // return (its epilogue, see `crate::calls`).
+    let callee = !f.epilogue.is_empty();
+    let finish = |body: &mut Vec<MInst>| -> Result<()> {
+        body.push(if callee {
+            ins("s_branch", vec![Opnd::Label(end)])?
+        } else {
+            ins("s_endpgm", vec![])?
+        });
+        Ok(())
+    };
 
     let mut pro = std::mem::take(&mut f.prologue);
     for (j, m) in masks.iter().enumerate() {
@@ -208,14 +219,14 @@ pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
             // Every lane goes the same way: scalar branches, no masks.
             let jump = |body: &mut Vec<MInst>, t: usize| -> Result<()> {
                 if entry[t] == Entry::Finish {
-                    body.push(ins("s_endpgm", vec![])?);
+                    finish(body)?;
                 } else if Some(t) != following {
                     body.push(ins("s_branch", vec![Opnd::Label(goto(t))])?);
                 }
                 Ok(())
             };
             match b.term {
-                Terminator::Ret => body.push(ins("s_endpgm", vec![])?),
+                Terminator::Ret => finish(&mut body)?,
                 Terminator::Br(t) => jump(&mut body, t)?,
                 Terminator::CondBr {
                     cond,
@@ -359,8 +370,13 @@ pub fn lower(f: &mut Function, target: Target) -> Result<Vec<MBlock>> {
             lane_succs,
         });
     }
+    let last = if callee {
+        std::mem::take(&mut f.epilogue)
+    } else {
+        vec![ins("s_endpgm", vec![])?]
+    };
     out.push(MBlock {
-        insts: vec![ins("s_endpgm", vec![])?],
+        insts: last,
         lane_succs: Vec::new(),
     });
     debug_assert_eq!(out.len(), end + 1);

@@ -67,6 +67,15 @@ impl Opnd {
         Opnd::Fixed(inline_or_literal(v))
     }
 
+    /// The first `width` dwords of virtual register `reg`.
+    pub fn vreg(reg: VReg, width: u8) -> Opnd {
+        Opnd::Reg {
+            reg,
+            offset: 0,
+            width,
+        }
+    }
+
     /// An immediate field (SMEM offset, `s_waitcnt` value).
     pub fn imm(v: i64) -> Opnd {
         Opnd::Fixed(Operand::Imm(v))
@@ -175,7 +184,25 @@ pub struct MInst {
     /// address to byte `target` of the data segment, filled in by
     /// [`crate::Compiled::relocate`] once the code object is laid out.
     pub pc_rel: Option<u32>,
+    /// A link-time operand of the internal call ABI (see [`crate::calls`]).
+    pub link: Option<Link>,
 }
+
+/// Operands known only once the compile unit is allocated or laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Link {
+    /// On the call pseudo-instruction (`s_swappc_b64`, see
+    /// [`crate::calls`]): a call to function `k` of the compile unit; on
+    /// the `s_add_u32` after an `s_getpc_b64` its expansion makes, a
+    /// PC-relative literal to that function's entry.
+    Callee(u32),
+    /// The instruction's [`FRAME_PLACEHOLDER`] literal becomes the
+    /// function's final frame size (its private bytes after spilling).
+    FrameSize,
+}
+
+/// The literal an instruction marked [`Link::FrameSize`] is built with.
+pub const FRAME_PLACEHOLDER: u32 = 0x0f4a_3e00;
 
 impl MInst {
     /// An instruction by LLVM mnemonic or printed name.
@@ -189,6 +216,7 @@ impl MInst {
             ops,
             mods: Modifiers::defaults_for(def),
             pc_rel: None,
+            link: None,
         })
     }
 
@@ -205,6 +233,11 @@ impl MInst {
             roles().nth(i)
         };
         role.is_some_and(|r| r.starts_with("vdst") || r.starts_with("sdst"))
+    }
+
+    /// Whether this is the call pseudo-instruction of [`crate::calls`].
+    pub fn is_call(&self) -> bool {
+        matches!(self.link, Some(Link::Callee(_))) && self.def.mnemonic == "s_swappc_b64"
     }
 
     /// Whether this is a SOPP branch (its operand is a label).
@@ -267,6 +300,17 @@ pub struct Function {
     /// lanes SGPRs are spilled to: `v_writelane` writes lanes EXEC does not
     /// cover, so lane-path liveness does not apply to them).
     pub pinned: Vec<VReg>,
+    /// A function called with `s_swappc_b64` rather than a kernel (see
+    /// [`crate::calls`]): the stack size limit in bytes (the stack pointer
+    /// plus the frame may not pass it).
+    pub callee: Option<u32>,
+    /// The function's index in its compile unit (see [`crate::link`]).
+    pub unit: u32,
+    /// Whether the function makes calls (set by [`crate::calls::prepare`]).
+    pub makes_calls: bool,
+    /// Instructions run when the function is done instead of `s_endpgm`
+    /// (a callee's return; set by [`crate::calls`]).
+    pub epilogue: Vec<MInst>,
 }
 
 /// The ABI inputs that locate a wave's scratch memory (GFX9 without
@@ -293,6 +337,10 @@ impl Function {
             private_size: 0,
             scratch: None,
             pinned: Vec::new(),
+            callee: None,
+            makes_calls: false,
+            unit: 0,
+            epilogue: Vec::new(),
         }
     }
 

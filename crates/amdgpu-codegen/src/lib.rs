@@ -7,6 +7,7 @@
 //!      │ ifconv           small divergent if/else → straight-line code under EXEC
 //!      │ exec::lower      divergent control flow → EXEC masks, wave-level blocks
 //!      │ opt              dead vector ALU results removed
+//!      │ calls::expand    calls: values live across saved to the stack
 //!      │ regalloc         per-dword liveness, linear scan, aligned tuples
 //!      │ verify           (debug builds) every read finds its vreg in place
 //!      │ emit             physical operands, s_waitcnt, hazard s_nops
@@ -32,7 +33,12 @@
 //! `private_size` and up and raise it. Module data: an `s_add_u32` marked
 //! [`MInst::pc_rel`] right after an `s_getpc_b64` gets its literal from
 //! [`Compiled::relocate`] once the code object is laid out.
+//!
+//! Calls: the functions of a compile unit (a kernel and the functions it
+//! calls for real) are compiled one by one and joined by [`link`]; the
+//! call ABI (stack, registers, EXEC) is [`calls`].
 
+pub mod calls;
 pub mod emit;
 pub mod exec;
 pub mod hazard;
@@ -45,7 +51,9 @@ pub mod uniform;
 pub mod verify;
 
 pub use amdgpu_isa::gfx9::Target;
-pub use ir::{Block, Function, MInst, Opnd, RegClass, ScratchInputs, Terminator, VReg, VRegInfo};
+pub use ir::{
+    Block, Function, Link, MInst, Opnd, RegClass, ScratchInputs, Terminator, VReg, VRegInfo,
+};
 
 /// A code generation error; each names the function or instruction.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -126,6 +134,73 @@ pub struct Compiled {
     pub private_size: u32,
     /// PC-relative literals [`Compiled::relocate`] fills in.
     pub pc_rel: Vec<emit::PcRel>,
+    /// PC-relative literals to other functions of the compile unit
+    /// ([`link`] fills them in).
+    pub calls: Vec<emit::PcRel>,
+    /// The function's name (its label after [`link`]).
+    pub name: String,
+}
+
+/// Links a compile unit into one piece of code: function 0 (the kernel)
+/// first, then the others in order (function `k` must have
+/// [`Function::unit`] `k`), with the PC-relative literals of calls
+/// (function `k` of [`calls::call`]) filled in. Register counts are
+/// the largest (a callee runs in its caller's wave).
+pub fn link(units: Vec<Compiled>) -> Compiled {
+    let mut out = Compiled {
+        code: Vec::new(),
+        asm: String::new(),
+        next_free_sgpr: 0,
+        next_free_vgpr: 0,
+        instructions: 0,
+        private_size: units.first().map_or(0, |u| u.private_size),
+        pc_rel: Vec::new(),
+        calls: Vec::new(),
+        name: units.first().map_or(String::new(), |u| u.name.clone()),
+    };
+    let mut starts = Vec::new();
+    let mut calls = Vec::new();
+    for (k, u) in units.into_iter().enumerate() {
+        if k > 0 {
+            out.asm.push_str(&format!(".L{}:\n", u.name));
+        }
+        let (code_at, asm_at) = (out.code.len(), out.asm.len());
+        starts.push(code_at);
+        let shift = |r: emit::PcRel| emit::PcRel {
+            inst_at: r.inst_at + code_at,
+            literal_at: r.literal_at + code_at,
+            asm_at: r.asm_at + asm_at,
+            target: r.target,
+        };
+        out.pc_rel.extend(u.pc_rel.into_iter().map(shift));
+        calls.extend(u.calls.into_iter().map(|r| (k, shift(r))));
+        out.code.extend(u.code);
+        out.asm.push_str(&u.asm);
+        out.next_free_sgpr = out.next_free_sgpr.max(u.next_free_sgpr);
+        out.next_free_vgpr = out.next_free_vgpr.max(u.next_free_vgpr);
+        out.instructions += u.instructions;
+    }
+    if starts.len() > 1 {
+        out.next_free_sgpr = out.next_free_sgpr.max(calls::ABI_SGPR_END);
+    }
+    let placeholder = format!("{:#x}", emit::PC_REL_PLACEHOLDER);
+    for (k, r) in calls {
+        // A call to a function at or before the caller's subtracts the
+        // distance (see `calls::call_sequence`).
+        let to = starts.get(r.target as usize).copied().unwrap_or(0) as i64;
+        let distance = to - r.inst_at as i64;
+        let v = if r.target as usize <= k {
+            -distance
+        } else {
+            distance
+        } as u32;
+        out.code[r.literal_at..r.literal_at + 4].copy_from_slice(&v.to_le_bytes());
+        out.asm.replace_range(
+            r.asm_at..r.asm_at + placeholder.len(),
+            &format!("{v:#010x}"),
+        );
+    }
+    out
 }
 
 impl Compiled {
@@ -160,7 +235,10 @@ pub fn compile(f: Function, target: Target) -> Result<Compiled> {
 }
 
 fn compile_with(mut f: Function, target: Target, scalar_values: bool) -> Result<Compiled> {
-    init_flat_scratch(&mut f, target)?;
+    calls::prepare(&mut f, target)?;
+    if f.callee.is_none() {
+        init_flat_scratch(&mut f, target)?;
+    }
     opt::forward_copies(&mut f);
     ifconv::convert(&mut f, target)?;
     if scalar_values {
@@ -168,6 +246,7 @@ fn compile_with(mut f: Function, target: Target, scalar_values: bool) -> Result<
     }
     let mut blocks = exec::lower(&mut f, target)?;
     opt::remove_dead(&mut blocks);
+    calls::expand(&mut f, &mut blocks, target)?;
     let alloc = regalloc::allocate(&mut f, &mut blocks, target)?;
     #[cfg(debug_assertions)]
     verify::check(&f, &blocks, &alloc)?;
@@ -180,6 +259,8 @@ fn compile_with(mut f: Function, target: Target, scalar_values: bool) -> Result<
         instructions: out.instructions,
         private_size: f.private_size,
         pc_rel: out.pc_rel,
+        calls: out.calls,
+        name: f.name.clone(),
     })
 }
 

@@ -34,16 +34,17 @@ pub struct Allocation {
     pub next_free_vgpr: u16,
 }
 
-struct Bits(Vec<u64>);
+/// A bit set.
+pub(crate) struct Bits(pub Vec<u64>);
 
 impl Bits {
-    fn new(n: usize) -> Bits {
+    pub fn new(n: usize) -> Bits {
         Bits(vec![0; n.div_ceil(64)])
     }
-    fn get(&self, i: usize) -> bool {
+    pub fn get(&self, i: usize) -> bool {
         self.0[i / 64] >> (i % 64) & 1 == 1
     }
-    fn set(&mut self, i: usize) {
+    pub fn set(&mut self, i: usize) {
         self.0[i / 64] |= 1 << (i % 64);
     }
 }
@@ -65,9 +66,18 @@ pub fn allocate(f: &mut Function, blocks: &mut [MBlock], target: Target) -> Resu
     loop {
         match try_allocate(f, blocks, target) {
             Ok(a) => return Ok(a),
+            // SGPR spill lanes ignore EXEC, so a callee would overwrite
+            // its caller's (see `crate::calls`): no SGPR spills with calls.
+            Err(Failure::SpillSgpr(_)) if crate::calls::uses_stack(f) => {
+                return Err(Error::OutOfRegisters {
+                    class: RegClass::Sgpr,
+                    function: f.name.clone(),
+                });
+            }
             Err(Failure::SpillSgpr(v)) => spill_sgpr(f, blocks, v, &mut slots, target)?,
             Err(Failure::SpillVgpr(v)) => {
-                if f.scratch.is_none() {
+                // (A callee's scratch is set up by its kernel.)
+                if f.scratch.is_none() && f.callee.is_none() {
                     return Err(Error::NeedsScratch {
                         function: f.name.clone(),
                     });
@@ -90,86 +100,12 @@ fn try_allocate(
     blocks: &[MBlock],
     target: Target,
 ) -> std::result::Result<Allocation, Failure> {
-    // Dword units.
-    let mut base = Vec::with_capacity(f.vregs.len());
-    let mut units = 0usize;
-    for v in &f.vregs {
-        base.push(units);
-        units += usize::from(v.width);
-    }
-    let each_unit = |o: &Opnd, g: &mut dyn FnMut(usize, usize)| {
-        if let Opnd::Reg { reg, offset, width } = *o {
-            for d in 0..usize::from(width) {
-                g(
-                    reg.0 as usize,
-                    base[reg.0 as usize] + usize::from(offset) + d,
-                );
-            }
-        }
-    };
-
-    // Per-block gen/kill, then live-in/live-out to a fixpoint.
-    let n = blocks.len();
-    let mut gen_ = Vec::with_capacity(n);
-    let mut kill = Vec::with_capacity(n);
-    for b in blocks {
-        let mut g = Bits::new(units);
-        let mut k = Bits::new(units);
-        for inst in &b.insts {
-            for (i, o) in inst.ops.iter().enumerate() {
-                if !inst.is_def(i) {
-                    each_unit(o, &mut |_, u| {
-                        if !k.get(u) {
-                            g.set(u);
-                        }
-                    });
-                }
-            }
-            for (i, o) in inst.ops.iter().enumerate() {
-                if inst.is_def(i) {
-                    each_unit(o, &mut |_, u| k.set(u));
-                }
-            }
-        }
-        gen_.push(g);
-        kill.push(k);
-    }
-    // SGPR units are live along the wave's machine CFG; VGPR units along
-    // the lanes' paths (see `MBlock::lane_succs`): a lane never sees a
-    // VGPR write of a block it does not run.
-    let wave_succs: Vec<Vec<usize>> = blocks
-        .iter()
-        .enumerate()
-        .map(|(i, b)| b.successors(i, n))
-        .collect();
-    let lane_succs: Vec<Vec<usize>> = blocks.iter().map(|b| b.lane_succs.clone()).collect();
-    let mut vgpr_unit = Bits::new(units);
-    for (v, &b) in base.iter().enumerate() {
-        if f.vregs[v].class == RegClass::Vgpr {
-            for d in 0..usize::from(f.vregs[v].width) {
-                vgpr_unit.set(b + d);
-            }
-        }
-    }
-    let (wave_in, wave_out) = liveness(&gen_, &kill, &wave_succs, units);
-    let (lane_in, lane_out) = liveness(&gen_, &kill, &lane_succs, units);
-    let pick = |wave: Vec<Bits>, lane: Vec<Bits>| -> Vec<Bits> {
-        wave.into_iter()
-            .zip(lane)
-            .map(|(w, l)| {
-                Bits(
-                    w.0.iter()
-                        .zip(&l.0)
-                        .zip(&vgpr_unit.0)
-                        .map(|((w, l), v)| (w & !v) | (l & v))
-                        .collect(),
-                )
-            })
-            .collect()
-    };
-    let live_in = pick(wave_in, lane_in);
-    let live_out = pick(wave_out, lane_out);
-
+    let Liveness {
+        base,
+        units,
+        live_in,
+        live_out,
+    } = liveness_of(f, blocks);
     // Intervals.
     let nv = f.vregs.len();
     let mut start = vec![usize::MAX; nv];
@@ -193,7 +129,9 @@ fn try_allocate(
         for inst in &b.insts {
             for (i, o) in inst.ops.iter().enumerate() {
                 let p = if inst.is_def(i) { 2 * k + 1 } else { 2 * k };
-                each_unit(o, &mut |v, _| touch(v, p));
+                if let Opnd::Reg { reg, .. } = o {
+                    touch(reg.0 as usize, p);
+                }
                 if let Opnd::Fixed(amdgpu_isa::gfx9::Operand::Src { code, width }) = *o {
                     for d in 0..u16::from(width.max(1)) {
                         let c = code + d;
@@ -232,7 +170,12 @@ fn try_allocate(
     let mut order: Vec<usize> = (0..nv).filter(|&v| start[v] != usize::MAX).collect();
     order.sort_by_key(|&v| (start[v], v));
     // busy_until[r]: the position up to which physical register r is taken.
-    let mut sgpr_busy: Vec<Option<usize>> = vec![None; usize::from(SGPR_LIMIT)];
+    let sgpr_limit = if crate::calls::uses_stack(f) {
+        crate::calls::RESERVED_SGPRS
+    } else {
+        SGPR_LIMIT
+    };
+    let mut sgpr_busy: Vec<Option<usize>> = vec![None; usize::from(sgpr_limit)];
     let mut vgpr_busy: Vec<Option<usize>> = vec![None; usize::from(VGPR_LIMIT)];
     for &s in &f.live_in_sgprs {
         if let Some(b) = sgpr_busy.get_mut(usize::from(s)) {
@@ -321,6 +264,101 @@ fn try_allocate(
         next_free_sgpr,
         next_free_vgpr,
     })
+}
+
+/// Per-dword liveness of a function's machine blocks.
+pub(crate) struct Liveness {
+    /// First dword unit of each virtual register.
+    pub base: Vec<usize>,
+    /// Dword units in all.
+    pub units: usize,
+    /// Units live at each block's start.
+    pub live_in: Vec<Bits>,
+    /// Units live at each block's end.
+    pub live_out: Vec<Bits>,
+}
+
+/// Liveness of every virtual register dword: SGPR dwords along the
+/// wave's machine CFG, VGPR dwords along the lanes' paths (see
+/// `MBlock::lane_succs`): a lane never sees a VGPR write of a block it
+/// does not run.
+pub(crate) fn liveness_of(f: &Function, blocks: &[MBlock]) -> Liveness {
+    let mut base = Vec::with_capacity(f.vregs.len());
+    let mut units = 0usize;
+    for v in &f.vregs {
+        base.push(units);
+        units += usize::from(v.width);
+    }
+    let n = blocks.len();
+    let mut gen_ = Vec::with_capacity(n);
+    let mut kill = Vec::with_capacity(n);
+    for b in blocks {
+        let mut g = Bits::new(units);
+        let mut k = Bits::new(units);
+        for inst in &b.insts {
+            for (i, o) in inst.ops.iter().enumerate() {
+                if !inst.is_def(i) {
+                    for_units(&base, o, |u| {
+                        if !k.get(u) {
+                            g.set(u);
+                        }
+                    });
+                }
+            }
+            for (i, o) in inst.ops.iter().enumerate() {
+                if inst.is_def(i) {
+                    for_units(&base, o, |u| k.set(u));
+                }
+            }
+        }
+        gen_.push(g);
+        kill.push(k);
+    }
+    let wave_succs: Vec<Vec<usize>> = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| b.successors(i, n))
+        .collect();
+    let lane_succs: Vec<Vec<usize>> = blocks.iter().map(|b| b.lane_succs.clone()).collect();
+    let mut vgpr_unit = Bits::new(units);
+    for (v, &b) in base.iter().enumerate() {
+        if f.vregs[v].class == RegClass::Vgpr {
+            for d in 0..usize::from(f.vregs[v].width) {
+                vgpr_unit.set(b + d);
+            }
+        }
+    }
+    let (wave_in, wave_out) = liveness(&gen_, &kill, &wave_succs, units);
+    let (lane_in, lane_out) = liveness(&gen_, &kill, &lane_succs, units);
+    let pick = |wave: Vec<Bits>, lane: Vec<Bits>| -> Vec<Bits> {
+        wave.into_iter()
+            .zip(lane)
+            .map(|(w, l)| {
+                Bits(
+                    w.0.iter()
+                        .zip(&l.0)
+                        .zip(&vgpr_unit.0)
+                        .map(|((w, l), v)| (w & !v) | (l & v))
+                        .collect(),
+                )
+            })
+            .collect()
+    };
+    Liveness {
+        base,
+        units,
+        live_in: pick(wave_in, lane_in),
+        live_out: pick(wave_out, lane_out),
+    }
+}
+
+/// Calls `g` with every dword unit operand `o` names.
+pub(crate) fn for_units(base: &[usize], o: &Opnd, mut g: impl FnMut(usize)) {
+    if let Opnd::Reg { reg, offset, width } = *o {
+        for d in 0..usize::from(width) {
+            g(base[reg.0 as usize] + usize::from(offset) + d);
+        }
+    }
 }
 
 /// Live-in and live-out sets per block, to a fixpoint, along `succs`.
@@ -506,7 +544,9 @@ fn spill_vgpr(f: &mut Function, blocks: &mut [MBlock], v: VReg, target: Target) 
         offset: 0,
         width,
     };
-    // The slot's offset in an SGPR (any offset fits), then the access.
+    // The slot's offset in an SGPR (any offset fits; relative to the
+    // stack pointer with calls), then the access.
+    let stack = crate::calls::uses_stack(f);
     let access = move |f: &mut Function, t: VReg, store: bool| -> Result<Vec<MInst>> {
         let at = f.new_vreg(RegClass::Sgpr, 1);
         let at_op = Opnd::Reg {
@@ -514,7 +554,12 @@ fn spill_vgpr(f: &mut Function, blocks: &mut [MBlock], v: VReg, target: Target) 
             offset: 0,
             width: 1,
         };
-        let set = MInst::new("s_mov_b32", target, vec![at_op, Opnd::constant(slot)])?;
+        let set = if stack {
+            let sp = Opnd::sgpr(crate::calls::SP, 1);
+            MInst::new("s_add_u32", target, vec![at_op, sp, Opnd::constant(slot)])?
+        } else {
+            MInst::new("s_mov_b32", target, vec![at_op, Opnd::constant(slot)])?
+        };
         let mem = if store {
             MInst::new(
                 &format!("scratch_store_{suffix}"),

@@ -15,7 +15,8 @@
 //! SGPR units flow along the wave's successors ([`MBlock::successors`]),
 //! VGPR units along each lane's path ([`MBlock::lane_succs`]): a masked
 //! VGPR write never reaches lanes that do not run its block (the same
-//! edges the allocator's liveness uses).
+//! edges the allocator's liveness uses). A call (`s_swappc_b64`)
+//! clobbers every unit: values read after it must be restored.
 
 use crate::exec::MBlock;
 use crate::ir::{Function, MInst, Opnd, RegClass};
@@ -151,6 +152,15 @@ fn step(
             }
             if let Some(u) = u {
                 state[u] = VALID;
+            }
+        }
+    }
+    // A call (`crate::calls`) may write every register: what is read
+    // after it must have been restored.
+    if inst.def.mnemonic == "s_swappc_b64" {
+        for (u, s) in state.iter_mut().enumerate() {
+            if units.phys[u].0 == class && *s == VALID {
+                *s = CLOBBERED;
             }
         }
     }

@@ -19,9 +19,11 @@
 //! running them must keep all memory below 4 GiB
 //! ([`Finalized::small_model`]; `hsa_runtime::MachineModel::Small`).
 //!
-//! Kernels, with the functions they call inlined (no separate function
-//! symbols, no recursion), all values in VGPRs, divergent control flow
-//! through EXEC masks. Anything else is an
+//! Kernels, with the functions they call inlined, except recursive ones,
+//! which become machine functions of the kernel's code called on a per
+//! work-item stack (`lower/machine.rs`, `amdgpu_codegen::calls`); `icall`
+//! over the module's indirect functions, `alloca` in frames. All values in
+//! VGPRs, divergent control flow through EXEC masks. Anything else is an
 //! [`Error::Unsupported`] naming the instruction and where it is.
 
 mod lower;
@@ -41,7 +43,13 @@ pub struct Options {
     pub target: TargetId,
     /// 4 or 5.
     pub code_object_version: u32,
+    /// Bytes of call stack per work-item for kernels that make real
+    /// (recursive or indirect) calls.
+    pub stack_size: u32,
 }
+
+/// The default [`Options::stack_size`]: 16 KiB per work-item.
+pub const DEFAULT_STACK_SIZE: u32 = 16 * 1024;
 
 impl Options {
     /// Options for a processor name such as `gfx90a`, code object v5.
@@ -52,6 +60,7 @@ impl Options {
         Ok(Options {
             target,
             code_object_version: 5,
+            stack_size: DEFAULT_STACK_SIZE,
         })
     }
 }
@@ -275,7 +284,7 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
             sgpr_spill_count: Some(0),
             symbol: format!("{}.kd", k.name),
             uniform_work_group_size: None,
-            uses_dynamic_stack: Some(false),
+            uses_dynamic_stack: Some(k.dynamic_stack),
             vec_type_hint: None,
             vgpr_count: u64::from(k.compiled.next_free_vgpr.max(1)),
             vgpr_spill_count: Some(0),
@@ -453,5 +462,8 @@ fn directives(k: &lower::LoweredKernel, opts: &Options) -> Vec<(&'static str, u6
     d.push(("float_round_mode_16_64", u64::from(m.round16_64)));
     d.push(("float_denorm_mode_32", u64::from(m.denorm32)));
     d.push(("float_denorm_mode_16_64", u64::from(m.denorm16_64)));
+    if k.dynamic_stack {
+        d.push(("uses_dynamic_stack", 1));
+    }
     d
 }

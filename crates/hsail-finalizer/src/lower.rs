@@ -32,6 +32,7 @@ mod float;
 mod globals;
 mod int;
 mod ldst;
+mod machine;
 mod memory;
 mod mode;
 mod multimedia;
@@ -74,6 +75,8 @@ pub(crate) struct LoweredKernel {
     /// The kernel's default float MODE (rounding and denormals).
     pub mode: mode::FpMode,
     pub compiled: Compiled,
+    /// Whether the kernel makes real calls (a call stack of unknown depth).
+    pub dynamic_stack: bool,
 }
 
 /// A source operand.
@@ -176,6 +179,21 @@ struct Cx<'a> {
     /// Whether calls or `sbr` added blocks (the blocks are then laid out
     /// in reverse post-order at the end).
     restructured: bool,
+    /// The functions compiled as machine functions of the kernel's code
+    /// (recursive ones): function `k` is function `k + 1` of the compile
+    /// unit (see [`call`]).
+    machine: Vec<&'a CodeBlock>,
+    /// Private variables placed in the stack frame (addressed from the
+    /// stack pointer): those of a machine function.
+    frame_vars: std::collections::HashSet<u32>,
+    /// Private offset of the ABI values a kernel hands its machine
+    /// functions ([`call`]), when it makes calls.
+    context: Option<u32>,
+    /// The SGPR holding the bytes `alloca` took in this function's frame
+    /// (see lower/private.rs), when it has `alloca`s.
+    alloca_area: Option<VReg>,
+    /// Bytes of call stack per work-item ([`crate::Options::stack_size`]).
+    stack_size: u32,
 }
 
 /// What lowering one kernel needs from the module and the options.
@@ -210,8 +228,8 @@ fn lower_kernel_with(
     let KernelJob {
         m,
         info,
-        data,
         loc,
+        data: _,
         opts,
         t,
     } = *job;
@@ -252,19 +270,30 @@ fn lower_kernel_with(
         off += size;
     }
     let kernarg_size = off;
-    // The kernel and the functions it calls (all inlined into it): their
-    // variables are laid out together.
-    let reach = call::reachable(m, loc, code_blocks, cb)?;
-    for b in &reach {
+    // The kernel and the functions it inlines: their private variables
+    // are laid out together; group variables of every function it
+    // reaches too (machine functions included, see `call`).
+    let machine = call::machine_functions(m, loc, code_blocks, cb)?;
+    let stop: Vec<u32> = machine.iter().map(|b| b.directive.get()).collect();
+    let full = call::reachable(m, loc, code_blocks, cb, &[])?;
+    let reach = call::reachable(m, loc, code_blocks, cb, &stop)?;
+    for b in &full {
         cfg::check_reducible(m, loc, b)?;
     }
-    let mut all = cb.clone();
-    if reach.len() > 1 {
-        all.locals = reach.iter().flat_map(|b| b.locals.clone()).collect();
-    }
-    let (group, group_size) =
-        memory::segment_layout(m, module_syms, &all, loc, &[BrigSegment::GROUP])?;
-    let (private, private_size) = memory::segment_layout(
+    let with_locals = |cbs: &[&CodeBlock]| {
+        let mut all = cb.clone();
+        all.locals = cbs.iter().flat_map(|b| b.locals.clone()).collect();
+        all
+    };
+    let (group, group_size) = memory::segment_layout(
+        m,
+        module_syms,
+        &with_locals(&full),
+        loc,
+        &[BrigSegment::GROUP],
+    )?;
+    let all = with_locals(&reach);
+    let (private, mut private_size) = memory::segment_layout(
         m,
         module_syms,
         &all,
@@ -273,11 +302,18 @@ fn lower_kernel_with(
     )?;
 
     // Pre-scan: which ABI inputs the kernel reads.
-    let uses = dispatch::scan_uses(m, &reach)?;
+    let uses = dispatch::scan_uses(m, &full)?;
+    // The ABI values for machine functions, after the private variables.
+    let context = (!machine.is_empty()).then(|| {
+        let at = private_size.next_multiple_of(8);
+        private_size = at + machine::CONTEXT_SIZE;
+        at
+    });
 
     // The wave layout those enables give.
     let mut kd = KernelDirectives::new();
-    let scratch_on = private_size > 0 || spill_space;
+    let has_alloca = machine::has_inst(m, &reach, |o| o == BrigOpcode::ALLOCA)?;
+    let scratch_on = private_size > 0 || spill_space || !machine.is_empty() || has_alloca;
     let pre = [
         ("user_sgpr_dispatch_ptr", u64::from(uses.dispatch_ptr)),
         ("user_sgpr_kernarg_segment_ptr", u64::from(uses.kernarg_ptr)),
@@ -316,44 +352,26 @@ fn lower_kernel_with(
         .map_err(|message| Error::Object { message })?;
     let layout = WaveLayout::new(&desc, opts.target.processor);
 
-    let mut cx = Cx {
-        m,
-        loc,
-        t,
-        f: Function::new(&name),
-        regs: HashMap::new(),
-        kernargs,
-        group,
-        private,
-        globals: data.offsets.clone(),
-        small: info.machine_model == brig::BrigMachineModel::SMALL,
-        kernarg_ptr: None,
-        dispatch_ptr: None,
-        dispatch_id: None,
-        wgid: [None; 3],
-        tid: [None; 3],
-        cur: 0,
-        at: cb.directive.get(),
-        name: name.clone(),
-        mode: mode::FpMode::kernel_default(m),
-        code_blocks,
-        args: HashMap::new(),
-        inlining: Vec::new(),
-        restructured: false,
-    };
+    let mut cx = Cx::new(job, &name, cb, machine);
+    cx.kernargs = kernargs;
+    cx.group = group;
+    cx.private = private;
+    cx.context = context;
     cx.prologue(&layout)?;
     cx.scratch_setup(&layout, private_size, scratch_on)?;
+    cx.store_context()?;
 
+    if has_alloca {
+        cx.start_alloca_area()?;
+    }
     cx.lower_body(cb, call::RetTo::Exit)?;
     if cx.restructured {
         cfg::layout_rpo(&mut cx.f);
     }
 
     let fp_mode = cx.mode;
-    let compiled = amdgpu_codegen::compile(cx.f, t).map_err(|source| Error::Codegen {
-        kernel: name.clone(),
-        source,
-    })?;
+    let dynamic_stack = !cx.machine.is_empty() || cx.alloca_area.is_some();
+    let compiled = machine::compile_unit(job, cx)?;
     Ok(LoweredKernel {
         name,
         args,
@@ -363,6 +381,7 @@ fn lower_kernel_with(
         group_size,
         mode: fp_mode,
         compiled,
+        dynamic_stack,
     })
 }
 
@@ -382,6 +401,50 @@ fn const_of(m: &BrigModule<'_>, o: OperandOffset) -> Option<u64> {
 }
 
 impl<'a> Cx<'a> {
+    /// A context for lowering code block `cb` (a kernel, or a machine
+    /// function) into a new machine function `name`, with empty variable
+    /// maps and no ABI inputs.
+    fn new(job: &KernelJob<'a>, name: &str, cb: &CodeBlock, machine: Vec<&'a CodeBlock>) -> Self {
+        Cx {
+            m: job.m,
+            loc: job.loc,
+            t: job.t,
+            f: Function::new(name),
+            regs: HashMap::new(),
+            kernargs: HashMap::new(),
+            group: HashMap::new(),
+            private: HashMap::new(),
+            globals: job.data.offsets.clone(),
+            small: job.info.machine_model == brig::BrigMachineModel::SMALL,
+            kernarg_ptr: None,
+            dispatch_ptr: None,
+            dispatch_id: None,
+            wgid: [None; 3],
+            tid: [None; 3],
+            cur: 0,
+            at: cb.directive.get(),
+            name: name.to_string(),
+            mode: mode::FpMode::kernel_default(job.m),
+            code_blocks: &job.info.code_blocks,
+            args: HashMap::new(),
+            inlining: Vec::new(),
+            restructured: false,
+            machine,
+            frame_vars: std::collections::HashSet::new(),
+            context: None,
+            alloca_area: None,
+            stack_size: job.opts.stack_size,
+        }
+    }
+
+    /// A back-end error while lowering (a bug of the front end).
+    fn codegen_error(&self, source: amdgpu_codegen::Error) -> Error {
+        Error::Codegen {
+            kernel: self.name.clone(),
+            source,
+        }
+    }
+
     fn unsupported(&self, what: String) -> Error {
         self.loc.unsupported(what, self.at)
     }
@@ -735,6 +798,7 @@ impl<'a> Cx<'a> {
             Code::InstMem(mem) => match op {
                 BrigOpcode::LD => self.lower_ldst(mem, ops, false, &what),
                 BrigOpcode::ST => self.lower_ldst(mem, ops, true, &what),
+                BrigOpcode::ALLOCA => self.lower_alloca(mem, ops, &what),
                 _ => Err(self.unsupported(what)),
             },
             Code::InstAddr(a) if op == BrigOpcode::LDA => self.lower_lda(a, ops, &what),

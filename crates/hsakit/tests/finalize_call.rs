@@ -2,8 +2,8 @@
 //! the kernels `tests/finalize/{call,sbr,dispatch}_*.hsail` run on the
 //! emulator (`hsakit run`) for gfx90a and gfx900, their outputs compared
 //! with references computed here from the PRM's definitions; and the
-//! located errors for what is not supported yet (recursion, `icall`,
-//! irreducible control flow).
+//! located errors for what is not supported (irreducible control flow,
+//! `alloca` in loops).
 
 use oracles::mutate::Rng;
 
@@ -416,17 +416,29 @@ fn assert_error(source: &str, at: &str, what: &str, line: &str) {
 const CALLER: &str = "kernel &k()\n{\n    {\n        arg_u32 %a;\n        arg_u32 %b;\n        \
                       st_arg_u32 1, [%a];\n        call &f(%b)(%a);\n    }\n};\n";
 
+/// fib(n) as PRM 4.3.3's `&fib` computes it, with fib(1) = fib(2) = 1.
+fn fib(n: u32) -> u32 {
+    if n < 3 {
+        1
+    } else {
+        fib(n - 2).wrapping_add(fib(n - 1))
+    }
+}
+
 #[test]
-fn recursion_is_a_located_error() {
-    let src = format!(
-        "module &m:1:0:$full:$large:$default;\n\
-         decl function &g(arg_u32 %r)(arg_u32 %x);\n\
-         function &f(arg_u32 %r)(arg_u32 %x)\n{{\n\
-         {{\n arg_u32 %a;\n arg_u32 %b;\n call &g(%b)(%a);\n}}\n}};\n\
-         function &g(arg_u32 %r)(arg_u32 %x)\n{{\n\
-         {{\n arg_u32 %a;\n arg_u32 %b;\n call &f(%b)(%a);\n}}\n}};\n{CALLER}"
-    );
-    assert_error(&src, "16:2", "recursive call to `&f`", "call &f(%b)(%a);");
+fn recursive_fib_has_a_private_variable_per_activation() {
+    // gccbrig-11 shares a function's private variable between the
+    // activations (PRM 4.11 wants one per activation): checked here.
+    let d = Dispatch::new("prm_4_3_fib", "64", "32");
+    let d = Dispatch {
+        name: "fib_kernel",
+        ..d
+    };
+    let want: Vec<u32> = (0..64).map(|i| fib(i % 16 + 1)).collect();
+    for mcpu in TARGETS {
+        let got = d.run(mcpu, &[Arg::Zeros(256)]);
+        check("prm_4_3_fib", mcpu, &words(&got[0]), &want);
+    }
 }
 
 #[test]
@@ -472,15 +484,60 @@ fn calls_to_functions_without_a_definition_are_located_errors() {
     );
 }
 
+/// The indirect function of handle `h` in `tests/finalize/icall.hsail`
+/// (the module's `h`th indirect function, see lower/call.rs).
+fn indirect(h: u32, x: u32) -> u32 {
+    fn digits(x: u32) -> u32 {
+        if x < 10 { x } else { digits(x / 10) + x % 10 }
+    }
+    match h {
+        1 => x.wrapping_add(x),
+        2 => x.wrapping_mul(x),
+        3 => digits(x),
+        _ => !x,
+    }
+}
+
 #[test]
-fn icall_is_a_located_error() {
+fn icall_with_divergent_and_uniform_handles_and_scall_of_recursive_functions() {
+    let input = random_words(41, 256);
+    let want: Vec<u32> = input
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &x)| {
+            let group = i as u32 / 64;
+            [
+                indirect((x & 3) + 1, x),
+                indirect((group & 3) + 1, x),
+                indirect(3, x),
+                // The scall: &digits (handle 3) or &flip (4).
+                indirect(3 + (x >> 2 & 1), x),
+            ]
+        })
+        .collect();
+    check_in_out(
+        &Dispatch::new("icall", "256", "64"),
+        &input,
+        4 * 256,
+        Vec::new(),
+        &want,
+    );
+}
+
+#[test]
+fn icall_without_a_candidate_is_a_located_error() {
     let src = "module &m:1:0:$full:$large:$default;\n\
                signature &s(arg_u32 %r)(arg_u32 %x);\n\
                kernel &k(kernarg_u64 %h)\n{\n\
                \tld_kernarg_u64 $d0, [%h];\n\
                \t{\n\targ_u32 %a;\n\targ_u32 %b;\n\
                \ticall_u64 $d0 (%b)(%a) &s;\n\t}\n};\n";
-    assert_error(src, "9:2", "`icall`", "icall_u64 $d0");
+    assert_error(
+        src,
+        "9:2",
+        "`icall` with no indirect function of its signature in the module",
+        "icall_u64 $d0",
+    );
 }
 
 #[test]
@@ -503,4 +560,195 @@ fn calls_from_hsailasm_brig_run_the_same() {
     };
     let from_brig = b.run("gfx90a", &[Arg::Buf(input), Arg::Zeros(2048)]);
     assert_eq!(from_text[1], from_brig[1]);
+}
+
+#[test]
+fn too_deep_recursion_traps_with_a_stack_overflow() {
+    // &down recurses n times: with n = 100000 its frames pass the kernel's
+    // call stack (16 KiB per work-item by default).
+    let src = "module &m:1:0:$full:$large:$default;\n\
+               function &down(arg_u32 %r)(arg_u32 %n)\n{\n\
+               \tld_arg_u32 $s0, [%n];\n\tmov_b32 $s2, 0;\n\
+               \tcmp_eq_b1_u32 $c0, $s0, 0;\n\tcbr_b1 $c0, @done;\n\
+               \t{\n\targ_u32 %a;\n\targ_u32 %b;\n\tsub_u32 $s1, $s0, 1;\n\
+               \tst_arg_u32 $s1, [%a];\n\tcall &down (%b) (%a);\n\tld_arg_u32 $s2, [%b];\n\t}\n\
+               @done:\n\tst_arg_u32 $s2, [%r];\n};\n\
+               kernel &k(kernarg_u32 %n)\n{\n\tld_kernarg_u32 $s0, [%n];\n\
+               \t{\n\targ_u32 %a;\n\targ_u32 %b;\n\tst_arg_u32 $s0, [%a];\n\
+               \tcall &down (%b) (%a);\n\t}\n};\n";
+    let dir = oracles::Scratch::new("finalize-call-overflow");
+    let file = dir.path("deep.hsail");
+    std::fs::write(&file, src).unwrap();
+    let file = file.display().to_string();
+    for (n, ok) in [("100", true), ("100000", false)] {
+        let arg = format!("u32={n}");
+        let out = hsakit(&[
+            "run", &file, "--kernel", "&k", "--grid", "64", "--group", "64", "--arg", &arg,
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.success(), ok, "n = {n}: {err}");
+        if !ok {
+            assert!(err.contains("call stack overflow"), "{err}");
+        }
+    }
+    // A smaller stack (`finalize --stack-size`): 100 levels no longer fit.
+    let co = dir.path("deep.co").display().to_string();
+    let out = hsakit(&["finalize", &file, "--stack-size", "256", "-o", &co]);
+    assert!(out.status.success());
+    let out = hsakit(&[
+        "run", &co, "--kernel", "&k", "--grid", "64", "--group", "64", "--arg", "u32=100",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("call stack overflow"), "{err}");
+}
+
+/// PRM 10.10: `tests/finalize/alloca.hsail`'s three results per
+/// work-item, from its input word.
+fn alloca_reference(x: u32) -> [u32; 4] {
+    let w: Vec<u32> = (0..16u32)
+        .map(|i| x.wrapping_mul(3u32.wrapping_pow(i)))
+        .collect();
+    let mut sum = 0u32;
+    for j in 0..16 + (x & 7) {
+        sum = sum.wrapping_add(w[(j & 15) as usize]).rotate_left(5);
+    }
+    let scratchpad = x.wrapping_sub(!x);
+    fn chain(n: u32) -> u32 {
+        if n == 0 {
+            return 0;
+        }
+        (chain(n - 1).wrapping_mul(31).wrapping_add(n)) ^ n.wrapping_mul(7)
+    }
+    [sum, scratchpad, chain(x & 15), 0]
+}
+
+#[test]
+fn alloca_in_kernels_inlined_and_recursive_functions() {
+    check_map("alloca", 31, Vec::new(), alloca_reference);
+}
+
+/// `tests/finalize/alloca_dynamic.hsail`'s results per work-item.
+fn alloca_dynamic_reference(x: u32) -> [u32; 4] {
+    let k = x % 5 + 1;
+    let values: Vec<u32> = (0..k).map(|i| x.wrapping_mul(i).wrapping_add(i)).collect();
+    let list = values
+        .iter()
+        .rev()
+        .fold(0u32, |s, &v| s.wrapping_mul(7).wrapping_add(v));
+    fn deep(n: u32) -> u32 {
+        let below = if n == 0 { 0 } else { deep(n - 1) };
+        below.wrapping_mul(3).wrapping_add(n * 13)
+    }
+    [list, deep(x & 15), x.wrapping_add(1000), 0]
+}
+
+#[test]
+fn alloca_in_loops_with_register_sizes_and_freed_at_returns() {
+    check_map("alloca_dynamic", 77, Vec::new(), alloca_dynamic_reference);
+    // The private segment holds the stack (16 KiB by default) and the
+    // metadata says its size is dynamic (AMDGPUUsage).
+    let file = Dispatch::new("alloca_dynamic", "1", "1").file;
+    let out = hsakit(&["finalize", &file, "-S", "-o", "-"]);
+    let asm = String::from_utf8_lossy(&out.stdout);
+    assert!(asm.contains(".uses_dynamic_stack: true"), "{asm}");
+    let size: u32 = asm
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(".private_segment_fixed_size: "))
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    assert!(size >= 16384, "{size}");
+}
+
+#[test]
+fn private_addresses_go_down_a_recursion() {
+    // chain(n) adds n to its caller's word, sets its own to 100 n, and
+    // returns it after its callee added n - 1 to it (PRM 4.11: a private
+    // variable per activation).
+    let d = Dispatch::new("call_recursive_private", "128", "64");
+    let want: Vec<u32> = (0..128)
+        .map(|i| {
+            let n = i & 7;
+            let own = if n == 0 { 0 } else { 101 * n - 1 };
+            own + 1000 + n
+        })
+        .collect();
+    for mcpu in TARGETS {
+        let got = d.run(mcpu, &[Arg::Zeros(512)]);
+        check("call_recursive_private", mcpu, &words(&got[0]), &want);
+    }
+}
+
+/// Two kernels calling one recursive function (each gets its copy): the
+/// function, then a kernel template (`KERNEL` adding `PLUS`).
+const SHARED: &str = "module &Shared:1:0:$full:$large:$default;
+
+// Shared by two kernels.
+function &other(arg_u32 %r)(arg_u32 %n)
+{
+    ld_arg_u32          $s0, [%n];
+    mov_b32             $s1, 7;
+    cmp_eq_b1_u32       $c0, $s0, 0;
+    cbr_b1              $c0, @done;
+    {
+        arg_u32 %a;
+        arg_u32 %b;
+        sub_u32             $s2, $s0, 1;
+        st_arg_u32          $s2, [%a];
+        call                &other (%b) (%a);
+        ld_arg_u32          $s1, [%b];
+    }
+    mul_u32             $s1, $s1, 5;
+    add_u32             $s1, $s1, $s0;
+@done:
+    st_arg_u32          $s1, [%r];
+};
+
+kernel &KERNEL(kernarg_u64 %out)
+{
+    workitemabsid_u32   $s0, 0;
+    and_b32             $s1, $s0, 7;
+    {
+        arg_u32 %a;
+        arg_u32 %b;
+        st_arg_u32          $s1, [%a];
+        call                &other (%b) (%a);
+        ld_arg_u32          $s2, [%b];
+    }
+    add_u32             $s2, $s2, PLUS;
+    cvt_u64_u32         $d0, $s0;
+    shl_u64             $d0, $d0, 2;
+    ld_kernarg_u64      $d1, [%out];
+    add_u64             $d1, $d1, $d0;
+    st_global_u32       $s2, [$d1];
+};
+";
+
+#[test]
+fn two_kernels_share_a_recursive_function() {
+    // other(0) = 7, other(n) = 5 other(n - 1) + n; `&first` stores
+    // other(id & 7) + 1, `&second` other(id & 7).
+    fn other(n: u32) -> u32 {
+        if n == 0 { 7 } else { other(n - 1) * 5 + n }
+    }
+    let dir = oracles::Scratch::new("finalize-call-shared");
+    let file = dir.path("shared.hsail");
+    let (function, kernel) = SHARED.split_at(SHARED.find("kernel &KERNEL").unwrap());
+    let mut src = function.to_string();
+    for (name, plus) in [("first", "1"), ("second", "0")] {
+        src.push_str(&kernel.replace("KERNEL", name).replace("PLUS", plus));
+    }
+    std::fs::write(&file, src).unwrap();
+    for (name, plus) in [("first", 1), ("second", 0)] {
+        let d = Dispatch {
+            file: file.display().to_string(),
+            name,
+            grid: "128",
+            group: "64",
+        };
+        let want: Vec<u32> = (0..128).map(|i| other(i & 7) + plus).collect();
+        for mcpu in TARGETS {
+            let got = d.run(mcpu, &[Arg::Zeros(512)]);
+            check(name, mcpu, &words(&got[0]), &want);
+        }
+    }
 }

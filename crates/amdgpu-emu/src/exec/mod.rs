@@ -114,6 +114,10 @@ pub enum FaultKind {
     Other(String),
 }
 
+/// The trap ID the finalizer's call stack check raises
+/// (`amdgpu_codegen::calls::STACK_OVERFLOW_TRAP`).
+pub const STACK_OVERFLOW_TRAP: u16 = 0x5c;
+
 impl std::fmt::Display for FaultKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -126,6 +130,10 @@ impl std::fmt::Display for FaultKind {
             FaultKind::Unimplemented(name) => {
                 write!(f, "instruction `{name}` is not implemented by the emulator")
             }
+            FaultKind::Trap(STACK_OVERFLOW_TRAP) => write!(
+                f,
+                "s_trap {STACK_OVERFLOW_TRAP}: call stack overflow (the finalizer's stack check: calls went deeper than the kernel's private segment holds)"
+            ),
             FaultKind::Trap(id) => write!(f, "s_trap {id}"),
             FaultKind::Watchdog(n) => {
                 write!(f, "watchdog: wave ran {n} instructions without ending")

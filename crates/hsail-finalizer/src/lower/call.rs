@@ -19,8 +19,22 @@
 //! `sbr` and `scall` select a target per lane through a chain of
 //! conditional branches on `index == k` (an index past the end of the
 //! list is undefined, PRM 8.2 and 10.7.2: such lanes take the last target).
-//! `icall` takes an indirect function code handle from the runtime, which
-//! no table here can map to a function: a located "not supported" error.
+//!
+//! `icall` (PRM 10.8): the indirect function code handle of the `k`th
+//! indirect function definition of the module (in module order) is
+//! `k + 1`, this finalizer's convention (there is no function address in
+//! HSAIL to compare with, and the runtime has no handle query yet). An
+//! `icall` is then an `scall` over the module's indirect functions whose
+//! formal arguments have the types of its actual arguments, keyed by
+//! handle: correct for handles that differ per lane, and each target is
+//! inlined or called like any other. A handle of another module's
+//! function is not supported (undefined here: such lanes take the last
+//! candidate).
+//!
+//! Recursive functions (on a cycle of the call graph) cannot be inlined:
+//! they are compiled as machine functions of the kernel's code and called
+//! for real (see [`super::machine`]); calls to the other functions, even
+//! from a machine function, are still inlined.
 
 use std::collections::{HashMap, HashSet};
 
@@ -34,7 +48,7 @@ use crate::{Error, Locator, Result};
 
 /// The block index `ret` branches to inside a function being inlined,
 /// until the call's continuation block exists (then it is patched).
-const PENDING: usize = usize::MAX;
+pub(super) const PENDING: usize = usize::MAX;
 
 /// Most lane-level blocks one kernel may grow to by inlining.
 const MAX_BLOCKS: usize = 1 << 16;
@@ -58,7 +72,7 @@ impl RetTo {
     }
 }
 
-fn brig_err(e: brig::BrigError) -> Error {
+pub(super) fn brig_err(e: brig::BrigError) -> Error {
     Error::Invalid(e.to_string())
 }
 
@@ -71,8 +85,8 @@ fn code_list(m: &BrigModule<'_>, o: Option<&OperandOffset>) -> Vec<CodeOffset> {
     }
 }
 
-/// The functions a `call` or `scall` at `ops` may go to (empty for other
-/// instructions and `icall`).
+/// The functions named by a `call` or `scall` at `ops` (empty for other
+/// instructions).
 fn call_targets(m: &BrigModule<'_>, op: BrigOpcode, ops: &[OperandOffset]) -> Vec<CodeOffset> {
     match op {
         BrigOpcode::CALL => match ops.get(1).map(|&o| m.operand(o)) {
@@ -108,30 +122,131 @@ fn definition<'b>(
     })
 }
 
-/// The kernel `cb` and every function its calls reach, `cb` first.
+/// The functions a `call`, `scall` or `icall` at `at` (operands `ops`)
+/// may go to, each with the index or handle value that selects it
+/// (`scall`: its position; `icall`: its indirect function code handle,
+/// see the module docs).
+fn targets_of<'b>(
+    m: &BrigModule<'_>,
+    loc: &Locator<'_>,
+    blocks: &'b [CodeBlock],
+    op: BrigOpcode,
+    ops: &[OperandOffset],
+    at: u32,
+) -> Result<Vec<(&'b CodeBlock, u64)>> {
+    if op == BrigOpcode::ICALL {
+        let outs = code_list(m, ops.first());
+        let ins = code_list(m, ops.get(2));
+        let mut out = Vec::new();
+        for (k, b) in indirect_functions(blocks).enumerate() {
+            if same_args(m, &outs, &b.out_args)? && same_args(m, &ins, &b.in_args)? {
+                out.push((b, k as u64 + 1));
+            }
+        }
+        return Ok(out);
+    }
+    call_targets(m, op, ops)
+        .into_iter()
+        .enumerate()
+        .map(|(k, f)| Ok((definition(m, loc, blocks, f, at)?, k as u64)))
+        .collect()
+}
+
+/// The module's indirect function definitions, in module order: the
+/// handle of the `k`th is `k + 1`.
+fn indirect_functions(blocks: &[CodeBlock]) -> impl Iterator<Item = &CodeBlock> {
+    blocks
+        .iter()
+        .filter(|b| b.kind == hsail::validate::SymbolKind::IndirectFunction)
+}
+
+/// Whether two lists of arg variables have the same types.
+fn same_args(m: &BrigModule<'_>, a: &[CodeOffset], b: &[CodeOffset]) -> Result<bool> {
+    if a.len() != b.len() {
+        return Ok(false);
+    }
+    for (&x, &y) in a.iter().zip(b) {
+        let x: &brig::BrigDirectiveVariable = m.code_as(x).map_err(brig_err)?;
+        let y: &brig::BrigDirectiveVariable = m.code_as(y).map_err(brig_err)?;
+        if x.type_ != y.type_ || (x.type_.is_array() && x.dim.get() != y.dim.get()) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The functions the calls (`call`, `scall`, `icall`) of `b` may go to.
+fn callees<'b>(
+    m: &BrigModule<'_>,
+    loc: &Locator<'_>,
+    blocks: &'b [CodeBlock],
+    b: &CodeBlock,
+) -> Result<Vec<&'b CodeBlock>> {
+    let mut out: Vec<&CodeBlock> = Vec::new();
+    for &at in &b.instructions {
+        let code = m.code(at).map_err(brig_err)?;
+        let Some(inst) = code.inst() else { continue };
+        if !matches!(
+            inst.opcode,
+            BrigOpcode::CALL | BrigOpcode::SCALL | BrigOpcode::ICALL
+        ) {
+            continue;
+        }
+        let ops = m.operand_list(inst.operands).map_err(brig_err)?;
+        for (d, _) in targets_of(m, loc, blocks, inst.opcode, &ops, at.get())? {
+            if !out.iter().any(|o| o.directive == d.directive) {
+                out.push(d);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The kernel (or function) `cb` and every function its calls reach, `cb`
+/// first, not looking into the functions of `stop` (machine functions:
+/// they are not inlined).
 pub(super) fn reachable<'b>(
     m: &BrigModule<'_>,
     loc: &Locator<'_>,
     blocks: &'b [CodeBlock],
     cb: &'b CodeBlock,
+    stop: &[u32],
 ) -> Result<Vec<&'b CodeBlock>> {
     let mut out = vec![cb];
     let mut seen = HashSet::from([cb.directive]);
     let mut i = 0;
     while let Some(&b) = out.get(i) {
         i += 1;
-        for &at in &b.instructions {
-            let code = m.code(at).map_err(brig_err)?;
-            let Some(inst) = code.inst() else { continue };
-            if !matches!(inst.opcode, BrigOpcode::CALL | BrigOpcode::SCALL) {
-                continue;
+        for d in callees(m, loc, blocks, b)? {
+            if !stop.contains(&d.directive.get()) && seen.insert(d.directive) {
+                out.push(d);
             }
-            let ops = m.operand_list(inst.operands).map_err(brig_err)?;
-            for f in call_targets(m, inst.opcode, &ops) {
-                let d = definition(m, loc, blocks, f, at.get())?;
-                if seen.insert(d.directive) {
-                    out.push(d);
-                }
+        }
+    }
+    Ok(out)
+}
+
+/// The functions kernel `cb` reaches that are on a cycle of the call
+/// graph (recursive): they become machine functions of the kernel's code.
+pub(super) fn machine_functions<'b>(
+    m: &BrigModule<'_>,
+    loc: &Locator<'_>,
+    blocks: &'b [CodeBlock],
+    cb: &'b CodeBlock,
+) -> Result<Vec<&'b CodeBlock>> {
+    let all = reachable(m, loc, blocks, cb, &[])?;
+    let mut out = Vec::new();
+    for &f in &all[1..] {
+        // Whether `f` reaches itself.
+        let mut seen = HashSet::new();
+        let mut work = callees(m, loc, blocks, f)?;
+        while let Some(g) = work.pop() {
+            if g.directive == f.directive {
+                out.push(f);
+                break;
+            }
+            if seen.insert(g.directive) {
+                work.extend(callees(m, loc, blocks, g)?);
             }
         }
     }
@@ -162,21 +277,20 @@ impl<'a> Cx<'a> {
         type_: BrigType,
         ops: &[OperandOffset],
     ) -> Result<()> {
-        if op == BrigOpcode::ICALL {
-            return Err(self.unsupported("`icall` (indirect calls)".into()));
-        }
         let outs = code_list(self.m, ops.first());
         let ins = code_list(self.m, ops.get(2));
-        let at = self.at;
-        let callees = call_targets(self.m, op, ops)
-            .into_iter()
-            .map(|f| definition(self.m, self.loc, self.code_blocks, f, at))
-            .collect::<Result<Vec<_>>>()?;
-        if callees.is_empty() {
+        let targets = targets_of(self.m, self.loc, self.code_blocks, op, ops, self.at)?;
+        if targets.is_empty() && op == BrigOpcode::ICALL {
+            return Err(self.unsupported(
+                "`icall` with no indirect function of its signature in the module".into(),
+            ));
+        }
+        if targets.is_empty() {
             return Err(self.unsupported("a call without a function".into()));
         }
+        let (callees, keys): (Vec<&CodeBlock>, Vec<u64>) = targets.into_iter().unzip();
         for c in &callees {
-            if self.inlining.contains(&c.directive.get()) {
+            if self.machine_index(c).is_none() && self.inlining.contains(&c.directive.get()) {
                 let caller = self
                     .inlining
                     .last()
@@ -187,10 +301,10 @@ impl<'a> Cx<'a> {
                 );
             }
         }
-        // Conditions of an `scall`, in the calling block.
-        let conds = if op == BrigOpcode::SCALL {
+        // Conditions of an `scall` or `icall`, in the calling block.
+        let conds = if op != BrigOpcode::CALL {
             let idx = self.src(self.operand(ops, 1)?)?;
-            self.switch_conds(idx, type_, callees.len())?
+            self.switch_conds(idx, type_, &keys)?
         } else {
             Vec::new()
         };
@@ -204,10 +318,23 @@ impl<'a> Cx<'a> {
             _ => (callees, conds),
         };
         let from = self.cur;
+        // Inlined functions' allocas are freed when they return.
+        let area = match self.alloca_area {
+            Some(a) => {
+                let saved = self.stemp(1);
+                self.emit("s_mov_b32", vec![r(saved), r(a)])?;
+                Some((a, saved))
+            }
+            None => None,
+        };
         let first = self.f.blocks.len();
         let mut entries = Vec::new();
         for c in callees {
-            entries.push(self.inline(c, &outs, &ins)?);
+            let entry = match self.machine_index(c) {
+                Some(k) => self.call_machine(k, c, &outs, &ins)?,
+                None => self.inline(c, &outs, &ins)?,
+            };
+            entries.push(entry);
         }
         let chain = self.switch_chain(&conds, &entries);
         self.f.blocks[from].term = chain;
@@ -216,6 +343,9 @@ impl<'a> Cx<'a> {
             b.term = map_targets(b.term, |t| if t == PENDING { cont } else { t });
         }
         self.cur = cont;
+        if let Some((a, saved)) = area {
+            self.emit("s_mov_b32", vec![r(a), r(saved)])?;
+        }
         self.restructured = true;
         Ok(())
     }
@@ -254,22 +384,11 @@ impl<'a> Cx<'a> {
 
     /// The registers of arg variable `var` of the code block being lowered
     /// (created at first use).
-    fn arg_var(&mut self, var: u32) -> Result<Vec<VReg>> {
+    pub(super) fn arg_var(&mut self, var: u32) -> Result<Vec<VReg>> {
         if let Some(v) = self.args.get(&var) {
             return Ok(v.clone());
         }
-        let v: &brig::BrigDirectiveVariable =
-            self.m.code_as(CodeOffset::new(var)).map_err(brig_err)?;
-        let elem = v.type_.byte_size().unwrap_or(0);
-        let count = if v.type_.is_array() {
-            v.dim.get() as u32
-        } else {
-            1
-        };
-        let size = elem * count;
-        if size == 0 {
-            return Err(self.unsupported("an arg variable of unknown size".into()));
-        }
+        let size = self.arg_bytes(var)?;
         let regs: Vec<VReg> = (0..size.div_ceil(4)).map(|_| self.vtemp(1)).collect();
         self.args.insert(var, regs.clone());
         Ok(regs)
@@ -464,15 +583,16 @@ impl<'a> Cx<'a> {
             return Err(self.unsupported("sbr without labels".into()));
         }
         let idx = self.src(self.operand(ops, 0)?)?;
-        let conds = self.switch_conds(idx, type_, targets.len())?;
+        let keys: Vec<u64> = (0..targets.len() as u64).collect();
+        let conds = self.switch_conds(idx, type_, &keys)?;
         self.restructured = true;
         Ok(self.switch_chain(&conds, &targets))
     }
 
-    /// Per lane `index == k` (a 0/1 VGPR) for `k` in `0..n - 1`, in the
-    /// current block; a constant index gives one constant condition per
+    /// Per lane `index == k` (a 0/1 VGPR) for each key but the last, in
+    /// the current block; a constant index gives one constant condition per
     /// target instead (folded by [`Self::switch_chain`]).
-    fn switch_conds(&mut self, idx: Src, type_: BrigType, n: usize) -> Result<Vec<Cond>> {
+    fn switch_conds(&mut self, idx: Src, type_: BrigType, keys: &[u64]) -> Result<Vec<Cond>> {
         let wide = match type_ {
             BrigType::U32 => false,
             BrigType::U64 => true,
@@ -480,10 +600,10 @@ impl<'a> Cx<'a> {
         };
         if let Src::Const(c) = idx {
             let c = if wide { c } else { c & 0xffff_ffff };
-            return Ok((0..n as u64).map(|k| Cond::Known(k == c)).collect());
+            return Ok(keys.iter().map(|&k| Cond::Known(k == c)).collect());
         }
         let mut conds = Vec::new();
-        for k in 0..n.saturating_sub(1) as u64 {
+        for &k in &keys[..keys.len().saturating_sub(1)] {
             let (cmp, a, b) = if wide {
                 // Inline constants stand for 64-bit values too.
                 let kv = match Opnd::constant(k as u32) {

@@ -188,6 +188,12 @@ impl Cx<'_> {
                 )));
             }
         };
+        // A private variable of a machine function's frame (lower/machine.rs).
+        let base = if mem == Mem::Scratch && sym != 0 {
+            self.frame_relative(sym, base)?
+        } else {
+            base
+        };
         match (mem, base) {
             (Mem::Vmem { flat }, None) if self.small => Ok(Addr {
                 mem,

@@ -22,6 +22,16 @@
 //! group and private segment addresses: `stof` adds the window base,
 //! `ftos` keeps the offset in the window, and a flat access maps the
 //! window to its aperture ([`Cx::flat32_to_64`]).
+//!
+//! `alloca` (PRM 10.10): a function (kernel or machine function) with
+//! `alloca`s keeps, in an SGPR, how many bytes they took in the area
+//! right after its frame (`SP + frame`); each `alloca` takes the largest
+//! size of the active lanes (PRM 10.10 allows it: one pointer per wave),
+//! aligned, and traps past the stack like a call. A call from such a
+//! function puts the callee's frame after the area (`amdgpu_codegen::calls`).
+//! An inlined function's `alloca`s are freed when it returns (the area's
+//! size is set back at the call's continuation), a machine function's
+//! with its frame.
 
 use amdgpu_codegen::{Opnd, ScratchInputs, VReg};
 use amdgpu_isa::gfx9::Operand;
@@ -65,6 +75,94 @@ fn aperture_code(seg: BrigSegment) -> Option<u16> {
 }
 
 impl Cx<'_> {
+    /// `alloca_align(n)_u32 dest, size` (see the module docs).
+    pub(super) fn lower_alloca(
+        &mut self,
+        mem: &brig::BrigInstMem,
+        ops: &[OperandOffset],
+        what: &str,
+    ) -> Result<()> {
+        let d = self.dst(ops[0])?;
+        let align = mem.align.bytes().unwrap_or(1).max(4);
+        let Some(area) = self.alloca_area else {
+            return Err(self.unsupported(format!("{what} (internal error: no alloca area)")));
+        };
+        // The size in an SGPR, rounded up to whole dwords.
+        let size = self.stemp(1);
+        match self.src(ops[1])? {
+            Src::Const(c) => {
+                let c = u32::try_from(c)
+                    .ok()
+                    .filter(|&c| c <= 1 << 30)
+                    .ok_or_else(|| self.unsupported(format!("{what} of more than 1 GiB")))?;
+                self.emit(
+                    "s_mov_b32",
+                    vec![r(size), Opnd::constant(c.next_multiple_of(4))],
+                )?;
+            }
+            Src::Reg(v) => {
+                self.wave_max(v, size)?;
+                self.emit("s_add_u32", vec![r(size), r(size), Opnd::constant(3)])?;
+                self.emit("s_and_b32", vec![r(size), r(size), Opnd::constant(!3)])?;
+            }
+        }
+        // base = SP + frame: where the area starts.
+        let base = self.stemp(1);
+        let frame = amdgpu_codegen::calls::callee_frame(self.t, r(base))
+            .map_err(|source| self.codegen_error(source))?;
+        self.emit_inst(frame);
+        let at = self.stemp(1);
+        self.emit("s_add_u32", vec![r(at), r(base), r(area)])?;
+        self.emit("s_add_u32", vec![r(at), r(at), Opnd::constant(align - 1)])?;
+        self.emit(
+            "s_and_b32",
+            vec![r(at), r(at), Opnd::constant(!(align - 1))],
+        )?;
+        self.emit("v_mov_b32", vec![r(d), r(at)])?;
+        let end = self.stemp(1);
+        self.emit("s_add_u32", vec![r(end), r(at), r(size)])?;
+        // Past the stack: trap (see `amdgpu_codegen::calls`).
+        let limit = match self.f.callee {
+            Some(l) => Opnd::constant(l),
+            None => {
+                let l = self.stemp(1);
+                let budget = Opnd::constant(self.stack_size);
+                self.emit("s_add_u32", vec![r(l), r(base), budget])?;
+                r(l)
+            }
+        };
+        self.emit("s_cmp_gt_u32", vec![r(end), limit])?;
+        self.emit("s_cbranch_scc0", vec![Opnd::imm(1)])?;
+        let trap = Opnd::imm(amdgpu_codegen::calls::STACK_OVERFLOW_TRAP);
+        self.emit("s_trap", vec![trap])?;
+        self.emit("s_sub_u32", vec![r(area), r(end), r(base)])
+    }
+
+    /// `m` = the largest value of VGPR `v` over the active lanes: every
+    /// lane read (`v_readlane_b32` ignores EXEC), inactive ones count 0.
+    fn wave_max(&mut self, v: VReg, m: VReg) -> Result<()> {
+        self.emit("s_mov_b32", vec![r(m), Opnd::constant(0)])?;
+        for lane in 0..64 {
+            let t = self.stemp(1);
+            let l = Opnd::constant(lane);
+            self.emit("v_readlane_b32", vec![r(t), r(v), l])?;
+            self.emit("s_bitcmp1_b64", vec![Opnd::exec(), l])?;
+            self.emit("s_cselect_b32", vec![r(t), r(t), Opnd::constant(0)])?;
+            self.emit("s_max_u32", vec![r(m), r(m), r(t)])?;
+        }
+        Ok(())
+    }
+
+    /// A function with `alloca`s: the SGPR holding the bytes its
+    /// `alloca`s took, 0 on entry (see the module docs).
+    pub(super) fn start_alloca_area(&mut self) -> Result<()> {
+        let v = self.stemp(1);
+        let init = self.minst("s_mov_b32", vec![r(v), Opnd::constant(0)])?;
+        self.f.prologue.push(init);
+        self.alloca_area = Some(v);
+        Ok(())
+    }
+
     /// Records the kernel's private size and, when it has private memory,
     /// the scratch inputs of the wave layout for the back end's prologue.
     pub(super) fn scratch_setup(

@@ -27,6 +27,10 @@ pub struct Args {
     /// Write assembly instead of a code object.
     #[arg(short = 'S')]
     assembly: bool,
+    /// Call stack bytes per work-item for kernels with recursion or
+    /// `alloca` beyond their frame (default 16384).
+    #[arg(long, default_value_t = hsail_finalizer::DEFAULT_STACK_SIZE)]
+    stack_size: u32,
 }
 
 /// Finalizes the file at `path` (HSAIL text if it ends in `.hsail`, else
@@ -34,20 +38,33 @@ pub struct Args {
 pub fn finalize_file(path: &Path, mcpu: &str, version: u32) -> anyhow::Result<Finalized> {
     let mut opts = Options::new(mcpu)?;
     opts.code_object_version = version;
+    finalize_with(path, &opts)
+}
+
+/// Finalizes the file at `path` with `opts`.
+fn finalize_with(path: &Path, opts: &Options) -> anyhow::Result<Finalized> {
     let bytes = super::read_input(path)?;
     let result = if path.extension().is_some_and(|e| e == "hsail") {
         let text = String::from_utf8(bytes)
             .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
-        hsail_finalizer::finalize_text(&text, &path.display().to_string(), &opts)
+        hsail_finalizer::finalize_text(&text, &path.display().to_string(), opts)
     } else {
-        hsail_finalizer::finalize_brig(&bytes, &opts)
+        hsail_finalizer::finalize_brig(&bytes, opts)
     };
     result.map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// Finalizes; errors go to stderr, exit 1.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let out = match finalize_file(&args.input, &args.mcpu, args.code_object_version) {
+    let opts = Options::new(&args.mcpu).map(|mut o| {
+        o.code_object_version = args.code_object_version;
+        o.stack_size = args.stack_size;
+        o
+    });
+    let out = match opts
+        .map_err(anyhow::Error::from)
+        .and_then(|o| finalize_with(&args.input, &o))
+    {
         Ok(out) => out,
         Err(e) => {
             eprint!("{e}");
