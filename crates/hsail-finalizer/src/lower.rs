@@ -28,6 +28,7 @@ mod convert;
 mod crosslane;
 mod dispatch;
 mod divide;
+mod fbarrier;
 mod float;
 mod globals;
 mod int;
@@ -259,8 +260,9 @@ fn lower_kernel_with(
     if reach.len() > 1 {
         all.locals = reach.iter().flat_map(|b| b.locals.clone()).collect();
     }
-    let (group, group_size) =
+    let (mut group, vars_size) =
         memory::segment_layout(m, module_syms, &all, loc, &[BrigSegment::GROUP])?;
+    let group_size = fbarrier::layout(module_syms, &all, loc, &mut group, vars_size)?;
     let (private, private_size) = memory::segment_layout(
         m,
         module_syms,
@@ -665,6 +667,9 @@ impl<'a> Cx<'a> {
         let type_ = inst.type_;
         let tname = type_.short_name().unwrap_or("?").to_ascii_lowercase();
         let what = format!("instruction `{name}_{tname}`");
+        if fbarrier::OPS.contains(&op) {
+            return self.lower_fbar(op, ops, &what);
+        }
         match code {
             Code::InstBasic(_) | Code::InstMod(_) => {
                 let is_float = ty(type_).is_some_and(|(k, _)| k == Kind::F);
