@@ -131,6 +131,16 @@ fn release_and_reinit() {
     });
 }
 
+/// A module-scope fbarrier used in a function through its `ldf` address,
+/// by 16 wavefronts: each work-item adds the input of its mirror in the
+/// wavefront `15 - w`.
+#[test]
+fn module_fbarrier_in_a_function() {
+    check("fbarrier_func", "&fbar_func", 2048, 1024, |input, i| {
+        input[i ^ 0x3c0].wrapping_add(input[i])
+    });
+}
+
 /// A member that never arrives (wave 1 goes to the barrier without
 /// leaving, which the PRM forbids): wave 0's `waitfbar` spins until
 /// the watchdog (which counts `s_sleep` time) stops it with an error.
