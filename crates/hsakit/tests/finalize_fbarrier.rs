@@ -3,7 +3,8 @@
 //! gfx90a and gfx900 and their outputs are compared with references
 //! computed here from the PRM's examples (9.2.5); and a wait that no member
 //! ever satisfies stops with the watchdog's located error instead of
-//! hanging.
+//! hanging; and a wave spinning on group memory without `s_sleep` still
+//! lets the wave it waits for run (the emulator's quantum).
 
 use oracles::mutate::Rng;
 
@@ -183,5 +184,57 @@ fn unsatisfied_wait_is_a_watchdog_error() {
             err.contains("watchdog") && err.contains("s_sleep") && err.contains("wave 0"),
             "{mcpu}: {err}"
         );
+    }
+}
+
+/// Wave 0 spins (atomic loads, no `s_sleep`) until wave 1 sets a group
+/// flag; wave 1 sets it after a long loop. Both then store 1.
+#[test]
+fn spin_without_sleep_lets_the_other_wave_run() {
+    let dir = oracles::Scratch::new("finalize-fbarrier");
+    let src = dir.path("spin.hsail");
+    std::fs::write(
+        &src,
+        "module &Spin:1:0:$full:$large:$default;\n\
+         kernel &spin(kernarg_u64 %out)\n{\n    group_u32 %flag;\n\
+         workitemflatid_u32 $s0;\n    cmp_lt_b1_u32 $c0, $s0, 64;\n    cbr_b1 $c0, @wait;\n\
+         mov_b32 $s1, 0;\n@count:\n    add_u32 $s1, $s1, 1;\n\
+         cmp_lt_b1_u32 $c1, $s1, 20000;\n    cbr_b1 $c1, @count;\n\
+         atomicnoret_st_group_screl_wg_b32 [%flag], 1;\n    br @done;\n\
+         @wait:\n    atomic_ld_group_scacq_wg_b32 $s2, [%flag];\n\
+         cmp_eq_b1_u32 $c2, $s2, 0;\n    cbr_b1 $c2, @wait;\n\
+         @done:\n    cvt_u64_u32 $d1, $s0;\n    shl_u64 $d1, $d1, 2;\n\
+         ld_kernarg_u64 $d0, [%out];\n    add_u64 $d0, $d0, $d1;\n\
+         st_global_u32 1, [$d0];\n};\n",
+    )
+    .unwrap();
+    let (src, out) = (src.display().to_string(), dir.path("out.bin"));
+    let out_spec = format!("0={}", out.display());
+    for mcpu in TARGETS {
+        let o = hsakit(&[
+            "run",
+            &src,
+            "--mcpu",
+            mcpu,
+            "--kernel",
+            "&spin",
+            "--grid",
+            "128",
+            "--group",
+            "128",
+            "--arg",
+            "zeros=512",
+            "--out",
+            &out_spec,
+            "--watchdog",
+            "10000000",
+        ]);
+        assert!(
+            o.status.success(),
+            "{mcpu}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let got = std::fs::read(&out).unwrap();
+        assert!(got.chunks(4).all(|c| c == [1, 0, 0, 0]), "{mcpu}: {got:?}");
     }
 }
