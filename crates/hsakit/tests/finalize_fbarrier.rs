@@ -142,39 +142,51 @@ fn module_fbarrier_in_a_function() {
     });
 }
 
+/// Runs `source` (one kernel `&kernel`, a 128-item group of two waves)
+/// on `mcpu` with a watchdog of `watchdog` and the extra `args`.
+fn run_source(
+    dir: &oracles::Scratch,
+    source: &str,
+    mcpu: &str,
+    kernel: &str,
+    watchdog: &str,
+    args: &[&str],
+) -> std::process::Output {
+    let src = dir.path("k.hsail");
+    std::fs::write(&src, source).unwrap();
+    let src = src.display().to_string();
+    let mut cli = vec![
+        "run",
+        &src,
+        "--mcpu",
+        mcpu,
+        "--kernel",
+        kernel,
+        "--grid",
+        "128",
+        "--group",
+        "128",
+        "--watchdog",
+        watchdog,
+    ];
+    cli.extend_from_slice(args);
+    hsakit(&cli)
+}
+
 /// A member that never arrives (wave 1 goes to the barrier without
 /// leaving, which the PRM forbids): wave 0's `waitfbar` spins until
 /// the watchdog (which counts `s_sleep` time) stops it with an error.
 #[test]
 fn unsatisfied_wait_is_a_watchdog_error() {
     let dir = oracles::Scratch::new("finalize-fbarrier");
-    let src = dir.path("stuck.hsail");
-    std::fs::write(
-        &src,
-        "module &Stuck:1:0:$full:$large:$default;\n\
+    let source = "module &Stuck:1:0:$full:$large:$default;\n\
          kernel &stuck()\n{\n    fbarrier %fb;\n    workitemflatid_u32 $s0;\n\
          cmp_ne_b1_u32 $c0, $s0, 0;\n    cbr_b1 $c0, @joined;\n    initfbar %fb;\n\
          @joined:\n    barrier;\n    joinfbar %fb;\n    barrier;\n\
          cmp_ge_b1_u32 $c1, $s0, 64;\n    cbr_b1 $c1, @skip;\n    waitfbar %fb;\n\
-         leavefbar %fb;\n@skip:\n    barrier;\n};\n",
-    )
-    .unwrap();
-    let src = src.display().to_string();
+         leavefbar %fb;\n@skip:\n    barrier;\n};\n";
     for mcpu in TARGETS {
-        let o = hsakit(&[
-            "run",
-            &src,
-            "--mcpu",
-            mcpu,
-            "--kernel",
-            "&stuck",
-            "--grid",
-            "128",
-            "--group",
-            "128",
-            "--watchdog",
-            "200000",
-        ]);
+        let o = run_source(&dir, source, mcpu, "&stuck", "200000", &[]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
             !o.status.success(),
@@ -192,10 +204,7 @@ fn unsatisfied_wait_is_a_watchdog_error() {
 #[test]
 fn spin_without_sleep_lets_the_other_wave_run() {
     let dir = oracles::Scratch::new("finalize-fbarrier");
-    let src = dir.path("spin.hsail");
-    std::fs::write(
-        &src,
-        "module &Spin:1:0:$full:$large:$default;\n\
+    let source = "module &Spin:1:0:$full:$large:$default;\n\
          kernel &spin(kernarg_u64 %out)\n{\n    group_u32 %flag;\n\
          workitemflatid_u32 $s0;\n    cmp_lt_b1_u32 $c0, $s0, 64;\n    cbr_b1 $c0, @wait;\n\
          mov_b32 $s1, 0;\n@count:\n    add_u32 $s1, $s1, 1;\n\
@@ -205,30 +214,12 @@ fn spin_without_sleep_lets_the_other_wave_run() {
          cmp_eq_b1_u32 $c2, $s2, 0;\n    cbr_b1 $c2, @wait;\n\
          @done:\n    cvt_u64_u32 $d1, $s0;\n    shl_u64 $d1, $d1, 2;\n\
          ld_kernarg_u64 $d0, [%out];\n    add_u64 $d0, $d0, $d1;\n\
-         st_global_u32 1, [$d0];\n};\n",
-    )
-    .unwrap();
-    let (src, out) = (src.display().to_string(), dir.path("out.bin"));
+         st_global_u32 1, [$d0];\n};\n";
+    let out = dir.path("out.bin");
     let out_spec = format!("0={}", out.display());
     for mcpu in TARGETS {
-        let o = hsakit(&[
-            "run",
-            &src,
-            "--mcpu",
-            mcpu,
-            "--kernel",
-            "&spin",
-            "--grid",
-            "128",
-            "--group",
-            "128",
-            "--arg",
-            "zeros=512",
-            "--out",
-            &out_spec,
-            "--watchdog",
-            "10000000",
-        ]);
+        let args = ["--arg", "zeros=512", "--out", &out_spec];
+        let o = run_source(&dir, source, mcpu, "&spin", "10000000", &args);
         assert!(
             o.status.success(),
             "{mcpu}: {}",
