@@ -1,5 +1,6 @@
 //! Kernel dispatch: work-groups spread over host threads, the waves of
-//! one work-group interleaved at barriers in a fixed order, each wave
+//! one work-group taking turns in a fixed order (a turn ends at a barrier,
+//! at `s_sleep` or after a quantum of instructions), each wave
 //! started in the state AMDGPUUsage's "Initial Kernel Execution State"
 //! describes (via `amdgpu_object::abi::WaveLayout`).
 
@@ -360,8 +361,10 @@ impl<'a> Runner<'a> {
         }
         self.waves += nwaves as u64;
 
-        // Run waves in order until each ends or waits at a barrier; when all
-        // live waves wait, release them.
+        // Run waves in turn, each until it ends, waits at the barrier,
+        // sleeps (`s_sleep`: a spin-wait lets the others run) or has run
+        // `QUANTUM` instructions; when every live wave waits at the
+        // barrier, release them.
         let Runner {
             waves_store,
             lds,
@@ -396,8 +399,10 @@ impl<'a> Runner<'a> {
             if live == 0 {
                 break;
             }
-            for w in waves.iter_mut() {
-                w.at_barrier = false;
+            if waves.iter().all(|w| w.ended || w.at_barrier) {
+                for w in waves.iter_mut() {
+                    w.at_barrier = false;
+                }
             }
         }
         for w in waves.iter() {
@@ -408,8 +413,17 @@ impl<'a> Runner<'a> {
     }
 }
 
-/// Runs a wave until it ends, reaches a barrier, or faults (returning the
-/// faulting PC).
+/// Instructions a wave runs before the other waves of its work-group get a
+/// turn (so that a wave spinning on LDS without `s_sleep` cannot starve
+/// the wave it waits for).
+const QUANTUM: u64 = 1 << 14;
+
+/// Instructions the watchdog charges per unit of `s_sleep` (64 clocks).
+const SLEEP_COST: u64 = 64;
+
+/// Runs a wave until it ends, reaches a barrier, sleeps, has run
+/// [`QUANTUM`] instructions, or faults (returning the faulting PC). The
+/// watchdog counts instructions plus sleep time.
 #[inline(never)]
 fn run_wave(
     w: &mut Wave,
@@ -417,6 +431,8 @@ fn run_wave(
     ctx: &mut Ctx<'_>,
     watchdog: u64,
 ) -> Result<(), (u64, FaultKind)> {
+    let budget = watchdog.saturating_sub(w.slept.saturating_mul(SLEEP_COST));
+    let limit = budget.min(w.instructions.saturating_add(QUANTUM));
     loop {
         let pc = w.pc;
         let d = p.fetch(pc).map_err(|k| (pc, k))?;
@@ -426,8 +442,33 @@ fn run_wave(
         if w.ended || w.at_barrier {
             return Ok(());
         }
-        if w.instructions >= watchdog {
-            return Err((w.pc, FaultKind::Watchdog(w.instructions)));
+        if w.yielded {
+            w.yielded = false;
+            if w.instructions
+                .saturating_add(w.slept.saturating_mul(SLEEP_COST))
+                >= watchdog
+            {
+                return Err((w.pc, watchdog_fault(w)));
+            }
+            return Ok(());
+        }
+        if w.instructions >= limit {
+            if limit >= budget {
+                return Err((w.pc, watchdog_fault(w)));
+            }
+            return Ok(());
+        }
+    }
+}
+
+/// The fault of a wave that reached the watchdog.
+fn watchdog_fault(w: &Wave) -> FaultKind {
+    if w.sleeps == 0 {
+        FaultKind::Watchdog(w.instructions)
+    } else {
+        FaultKind::SpinWatchdog {
+            instructions: w.instructions,
+            sleeps: w.sleeps,
         }
     }
 }
@@ -505,6 +546,9 @@ fn init_wave(
     }
     w.ended = false;
     w.at_barrier = false;
+    w.yielded = false;
+    w.sleeps = 0;
+    w.slept = 0;
     w.instructions = 0;
     w.lane_ops = 0;
 }

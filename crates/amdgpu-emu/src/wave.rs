@@ -131,6 +131,14 @@ pub struct Wave {
     pub ended: bool,
     /// Whether the wave waits at `s_barrier`.
     pub at_barrier: bool,
+    /// Whether the wave executed `s_sleep` and gives the other waves of
+    /// its work-group a turn (cleared when the scheduler takes it back).
+    pub yielded: bool,
+    /// `s_sleep` instructions executed.
+    pub sleeps: u64,
+    /// Sleep time so far, in units of 64 clocks (`s_sleep`'s operand
+    /// summed; at least 1 each): the watchdog counts it as instructions.
+    pub slept: u64,
     /// Wave-instructions executed.
     pub instructions: u64,
     /// Lane operations executed (active lanes summed over vector instructions).
@@ -174,6 +182,9 @@ impl Wave {
             scratch_base: 0,
             ended: false,
             at_barrier: false,
+            yielded: false,
+            sleeps: 0,
+            slept: 0,
             instructions: 0,
             lane_ops: 0,
         }

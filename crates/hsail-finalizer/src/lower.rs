@@ -28,6 +28,7 @@ mod convert;
 mod crosslane;
 mod dispatch;
 mod divide;
+mod fbarrier;
 mod float;
 mod globals;
 mod int;
@@ -285,13 +286,10 @@ fn lower_kernel_with(
         all.locals = cbs.iter().flat_map(|b| b.locals.clone()).collect();
         all
     };
-    let (group, group_size) = memory::segment_layout(
-        m,
-        module_syms,
-        &with_locals(&full),
-        loc,
-        &[BrigSegment::GROUP],
-    )?;
+    let every = with_locals(&full);
+    let (mut group, vars_size) =
+        memory::segment_layout(m, module_syms, &every, loc, &[BrigSegment::GROUP])?;
+    let group_size = fbarrier::layout(module_syms, &every, loc, &mut group, vars_size)?;
     let all = with_locals(&reach);
     let (private, mut private_size) = memory::segment_layout(
         m,
@@ -732,6 +730,9 @@ impl<'a> Cx<'a> {
         let type_ = inst.type_;
         let tname = type_.short_name().unwrap_or("?").to_ascii_lowercase();
         let what = format!("instruction `{name}_{tname}`");
+        if fbarrier::OPS.contains(&op) {
+            return self.lower_fbar(op, ops, &what);
+        }
         match code {
             Code::InstBasic(_) | Code::InstMod(_) => {
                 let is_float = ty(type_).is_some_and(|(k, _)| k == Kind::F);

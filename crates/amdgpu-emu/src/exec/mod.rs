@@ -110,6 +110,15 @@ pub enum FaultKind {
     Trap(u16),
     /// The wave ran more instructions than the watchdog allows.
     Watchdog(u64),
+    /// The wave's instructions plus its `s_sleep` time (64 clocks per
+    /// unit, counted as instructions) reached the watchdog: a spin-wait
+    /// that never ends.
+    SpinWatchdog {
+        /// Instructions executed.
+        instructions: u64,
+        /// `s_sleep` instructions executed.
+        sleeps: u64,
+    },
     /// Something else the instruction cannot do (named).
     Other(String),
 }
@@ -138,6 +147,14 @@ impl std::fmt::Display for FaultKind {
             FaultKind::Watchdog(n) => {
                 write!(f, "watchdog: wave ran {n} instructions without ending")
             }
+            FaultKind::SpinWatchdog {
+                instructions,
+                sleeps,
+            } => write!(
+                f,
+                "watchdog: wave ran {instructions} instructions and {sleeps} `s_sleep`s without \
+                 ending (a spin-wait nothing satisfies, e.g. an fbarrier a member never reaches)"
+            ),
             FaultKind::Other(s) => f.write_str(s),
         }
     }

@@ -211,7 +211,6 @@ pub fn lookup(op: Op) -> Option<Exec> {
         // SOPP
         Op::S_NOP
         | Op::S_WAITCNT
-        | Op::S_SLEEP
         | Op::S_SETPRIO
         | Op::S_SETKILL
         | Op::S_WAKEUP
@@ -221,6 +220,7 @@ pub fn lookup(op: Op) -> Option<Exec> {
         | Op::S_DECPERFLEVEL
         | Op::S_SENDMSG
         | Op::S_SENDMSGHALT => exec_s_nop,
+        Op::S_SLEEP => exec_s_sleep,
         Op::S_ENDPGM | Op::S_ENDPGM_SAVED | Op::S_ENDPGM_ORDERED_PS_DONE => exec_s_endpgm,
         Op::S_BRANCH => exec_s_branch,
         Op::S_CBRANCH_SCC0 => exec_s_cbranch_scc0,
@@ -1332,6 +1332,15 @@ fn exec_s_set_gpr_idx_on(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
 
 /// No effect (see the module docs for what the emulator does not model).
 fn exec_s_nop(_: &mut Wave, _: &Decoded, _: &mut Ctx<'_>) -> R {
+    Ok(())
+}
+
+/// Sleep for 64 * simm16[6:0] clocks: the wave yields to the other waves
+/// of its work-group (a spin-wait makes progress only if they run).
+fn exec_s_sleep(w: &mut Wave, d: &Decoded, _: &mut Ctx<'_>) -> R {
+    w.yielded = true;
+    w.sleeps += 1;
+    w.slept += u64::from(imm16(d, 0) & 0x7f).max(1);
     Ok(())
 }
 

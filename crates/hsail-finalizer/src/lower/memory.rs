@@ -131,7 +131,7 @@ impl Cx<'_> {
     /// The fence before a release at `scope` (AMDGPUUsage, generic address
     /// space rows: an HSAIL synchronizing operation orders both the group
     /// and the global segment).
-    fn release(&mut self, scope: BrigMemoryScope) -> Result<()> {
+    pub(super) fn release(&mut self, scope: BrigMemoryScope) -> Result<()> {
         match scope {
             BrigMemoryScope::WORKGROUP => self.wait(WAIT_LGKM),
             BrigMemoryScope::AGENT => self.wait(WAIT_ALL),
@@ -146,7 +146,7 @@ impl Cx<'_> {
     }
 
     /// The fence after an acquire at `scope`.
-    fn acquire(&mut self, scope: BrigMemoryScope) -> Result<()> {
+    pub(super) fn acquire(&mut self, scope: BrigMemoryScope) -> Result<()> {
         match scope {
             BrigMemoryScope::WORKGROUP => self.wait(WAIT_LGKM),
             BrigMemoryScope::AGENT | BrigMemoryScope::SYSTEM => {

@@ -81,7 +81,7 @@ pub struct Args {
     #[arg(long, value_name = "small|large")]
     machine_model: Option<String>,
     /// Stop the dispatch with a fault when a wave has executed this many
-    /// instructions (a runaway kernel).
+    /// instructions (a runaway kernel; each `s_sleep` unit counts as 64).
     #[arg(long, value_name = "INSTRUCTIONS", default_value_t = amdgpu_emu::dispatch::DEFAULT_WATCHDOG)]
     watchdog: u64,
 }
