@@ -10,6 +10,7 @@
 
 use core::fmt;
 use core::mem::size_of;
+use std::borrow::Cow;
 
 use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
@@ -146,6 +147,29 @@ const fn min_entry_sizes(code: bool) -> [u8; 128] {
 const MIN_CODE_ENTRY: [u8; 128] = min_entry_sizes(true);
 const MIN_OPERAND_ENTRY: [u8; 128] = min_entry_sizes(false);
 
+/// Whether an entry of `hsa_code` (`code`) or `hsa_operand` whose first
+/// word (`byte_count`, kind) is `word` is well formed with `room` bytes
+/// left in its section: its `byte_count` is a multiple of 4, at least the
+/// size of the struct of its kind (for a known kind of the section) and
+/// at most `room`: what the walks of [`BrigModule::parse`] check of each
+/// entry, and [`crate::BrigWriter`] of each entry it appends.
+#[inline(always)]
+pub(crate) fn entry_fits(code: bool, word: u32, room: usize) -> bool {
+    let bc = (word & 0xffff) as usize;
+    let kind = word >> 16;
+    let min = if kind & 0xcfe0 == 0 {
+        let need = if code {
+            &MIN_CODE_ENTRY
+        } else {
+            &MIN_OPERAND_ENTRY
+        };
+        need[((kind >> 7) & 0x60 | (kind & 0x1f)) as usize]
+    } else {
+        4
+    };
+    bc >= usize::from(min) && bc & 3 == 0 && bc <= room
+}
+
 /// A validated, borrowed BRIG module.
 #[derive(Clone, Debug)]
 pub struct BrigModule<'a> {
@@ -155,25 +179,79 @@ pub struct BrigModule<'a> {
     /// The bytes of hsa_data, hsa_code, hsa_operand (as in `sections`).
     std: [&'a [u8]; 3],
     /// Entry starts of hsa_data, hsa_code, hsa_operand.
-    starts: [EntryStarts; 3],
+    starts: [EntryStarts<'a>; 3],
 }
 
 /// The entry starts of one section: in file order (to iterate) and as one
 /// bit per 4-byte word (to check a reference in constant time; every entry
 /// starts on a multiple of 4).
 #[derive(Clone, Debug, Default)]
-struct EntryStarts {
-    offsets: Vec<u32>,
+struct EntryStarts<'a> {
+    /// Found by a walk (owned) or recorded by the producer (borrowed).
+    offsets: Cow<'a, [u32]>,
     words: Vec<u64>,
 }
 
-impl EntryStarts {
+impl<'a> EntryStarts<'a> {
     /// Empty starts for a section of `section_len` bytes.
     fn with_len(section_len: usize) -> Self {
         Self {
-            offsets: Vec::with_capacity(section_len / 16),
+            offsets: Cow::Owned(Vec::with_capacity(section_len / 16)),
             words: vec![0u64; section_len.div_ceil(4 * 64)],
         }
+    }
+
+    /// The starts `offsets` of the entries of `sec` (section `which`) as
+    /// their producer recorded them, if they are exactly the ones a walk
+    /// finds: the first at the end of the section header, each entry well
+    /// formed (as the walk checks it) and ending where the next starts,
+    /// the last at the section end. Cheaper than the walk: the offsets are
+    /// only checked, not collected.
+    fn recorded(
+        offsets: &'a [u32],
+        sec: &BrigSection<'a>,
+        which: BrigSectionIndex,
+        check: bool,
+    ) -> Option<Self> {
+        let b = sec.bytes;
+        let end = b.len();
+        let mut words = vec![0u64; end.div_ceil(4 * 64)];
+        if !check {
+            for &o in offsets {
+                *words.get_mut(o as usize / (4 * 64))? |= 1 << (o / 4 % 64);
+            }
+            return Some(Self {
+                offsets: Cow::Borrowed(offsets),
+                words,
+            });
+        }
+        let mut expect = sec.first_entry() as usize;
+        let (data, code) = (which == DATA, which == CODE);
+        for &o in offsets {
+            let at = o as usize;
+            if at != expect {
+                return None;
+            }
+            let h = b.get(at..at + 4)?;
+            let word = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
+            expect = if data {
+                let size = (word as usize).div_ceil(4).checked_mul(4)?.checked_add(4)?;
+                if size > end - at {
+                    return None;
+                }
+                at + size
+            } else if entry_fits(code, word, end - at) {
+                at + (word & 0xffff) as usize
+            } else {
+                return None;
+            };
+            // `at < end`, so the word is in `words`.
+            words[at / (4 * 64)] |= 1 << (at / 4 % 64);
+        }
+        (expect == end).then_some(Self {
+            offsets: Cow::Borrowed(offsets),
+            words,
+        })
     }
 
     /// Records an entry start (`offset` is a multiple of 4 within the
@@ -184,7 +262,7 @@ impl EntryStarts {
         if let Some(word) = self.words.get_mut(w / 64) {
             *word |= 1 << (w % 64);
         }
-        self.offsets.push(offset);
+        self.offsets.to_mut().push(offset);
     }
 
     #[inline]
@@ -650,6 +728,51 @@ impl<'a> BrigModule<'a> {
     /// As [`parse`](Self::parse), for fewer than 3 sections, a bad section
     /// header or an entry walk that does not end at its section end.
     pub fn from_sections(sections: &[&'a [u8]]) -> Result<Self> {
+        let (header, out) = Self::view_sections(sections)?;
+        Self::with_sections(&[], header, out)
+    }
+
+    /// [`from_sections`](Self::from_sections) with the entry starts of the
+    /// three standard sections as their producer recorded them (in order),
+    /// checked instead of found by walking the sections: for
+    /// [`crate::BrigWriter`]. `None` if the sections are malformed or the
+    /// starts are not exactly the ones the walks find; `from_sections`
+    /// then says what is wrong.
+    pub fn from_recorded_sections(sections: &[&'a [u8]], starts: [&'a [u32]; 3]) -> Option<Self> {
+        Self::with_recorded_starts(sections, starts, true)
+    }
+
+    /// [`from_recorded_sections`](Self::from_recorded_sections) without
+    /// checking the entries at the starts (`check` false): for
+    /// [`crate::BrigWriter::trusted_module`], whose entries were checked
+    /// as they were appended. A wrong start makes wrong answers, never a
+    /// panic.
+    pub(crate) fn with_recorded_starts(
+        sections: &[&'a [u8]],
+        starts: [&'a [u32]; 3],
+        check: bool,
+    ) -> Option<Self> {
+        let (header, sections) = Self::view_sections(sections).ok()?;
+        let std = [sections[0].bytes, sections[1].bytes, sections[2].bytes];
+        let starts = [
+            EntryStarts::recorded(starts[0], &sections[0], DATA, check)?,
+            EntryStarts::recorded(starts[1], &sections[1], CODE, check)?,
+            EntryStarts::recorded(starts[2], &sections[2], OPERAND, check)?,
+        ];
+        Some(Self {
+            bytes: &[],
+            header,
+            sections,
+            std,
+            starts,
+        })
+    }
+
+    /// The synthetic module header and the checked section views of
+    /// [`from_sections`](Self::from_sections).
+    fn view_sections(
+        sections: &[&'a [u8]],
+    ) -> Result<(&'static BrigModuleHeader, Vec<BrigSection<'a>>)> {
         static HEADER: [u8; size_of::<BrigModuleHeader>()] = {
             let mut h = [0u8; size_of::<BrigModuleHeader>()];
             let magic = *b"HSA BRIG";
@@ -718,7 +841,7 @@ impl<'a> BrigModule<'a> {
             });
             file_offset = (file_offset + sec.len()).div_ceil(16) * 16;
         }
-        Self::with_sections(&[], header, out)
+        Ok((header, out))
     }
 
     fn parse_section_header(
@@ -800,7 +923,7 @@ impl<'a> BrigModule<'a> {
         })
     }
 
-    fn walk_data(sec: &BrigSection<'a>) -> Result<EntryStarts> {
+    fn walk_data(sec: &BrigSection<'a>) -> Result<EntryStarts<'a>> {
         match Self::walk_data_fast(sec) {
             Some(starts) => Ok(starts),
             None => Self::walk_data_checked(sec),
@@ -809,7 +932,7 @@ impl<'a> BrigModule<'a> {
 
     /// [`Self::walk_data`] for a well-formed section, in one tight loop
     /// (as [`Self::walk_entries_fast`]).
-    fn walk_data_fast(sec: &BrigSection<'a>) -> Option<EntryStarts> {
+    fn walk_data_fast(sec: &BrigSection<'a>) -> Option<EntryStarts<'a>> {
         let b = sec.bytes;
         let end = b.len();
         let first = sec.first_entry() as usize;
@@ -831,10 +954,13 @@ impl<'a> BrigModule<'a> {
             let w = (o / 4) as usize;
             *words.get_mut(w / 64)? |= 1 << (w % 64);
         }
-        Some(EntryStarts { offsets, words })
+        Some(EntryStarts {
+            offsets: Cow::Owned(offsets),
+            words,
+        })
     }
 
-    fn walk_data_checked(sec: &BrigSection<'a>) -> Result<EntryStarts> {
+    fn walk_data_checked(sec: &BrigSection<'a>) -> Result<EntryStarts<'a>> {
         let mut starts = EntryStarts::with_len(sec.bytes.len());
         let end = sec.bytes.len();
         let mut at = sec.first_entry() as usize;
@@ -860,7 +986,7 @@ impl<'a> BrigModule<'a> {
     /// entry has a `byte_count` that is a multiple of 4, at least the size
     /// of the struct of its kind (for a known kind of the section) and
     /// within the section.
-    fn walk_entries(sec: &BrigSection<'a>, which: BrigSectionIndex) -> Result<EntryStarts> {
+    fn walk_entries(sec: &BrigSection<'a>, which: BrigSectionIndex) -> Result<EntryStarts<'a>> {
         match Self::walk_entries_fast(sec, which) {
             Some(starts) => Ok(starts),
             None => Self::walk_entries_checked(sec, which),
@@ -870,41 +996,39 @@ impl<'a> BrigModule<'a> {
     /// [`Self::walk_entries`] for a well-formed section, in one tight
     /// loop; `None` at the first problem (which
     /// [`Self::walk_entries_checked`] then reports).
-    fn walk_entries_fast(sec: &BrigSection<'a>, which: BrigSectionIndex) -> Option<EntryStarts> {
+    fn walk_entries_fast(
+        sec: &BrigSection<'a>,
+        which: BrigSectionIndex,
+    ) -> Option<EntryStarts<'a>> {
         let b = sec.bytes;
         let end = b.len();
         let first = sec.first_entry() as usize;
-        let need = if which == CODE {
-            &MIN_CODE_ENTRY
-        } else {
-            &MIN_OPERAND_ENTRY
-        };
+        let code = which == CODE;
         let mut offsets = entry_offsets(end.saturating_sub(first));
         let mut words = vec![0u64; end.div_ceil(4 * 64)];
         let mut at = first;
         while at < end {
             let h = b.get(at..at + 4)?;
             let word = u32::from_le_bytes([h[0], h[1], h[2], h[3]]);
-            let bc = (word & 0xffff) as usize;
-            let kind = word >> 16;
-            let min = if kind & 0xcfe0 == 0 {
-                need[((kind >> 7) & 0x60 | (kind & 0x1f)) as usize]
-            } else {
-                4
-            };
-            if bc < usize::from(min) || bc & 3 != 0 || bc > end - at {
+            if !entry_fits(code, word, end - at) {
                 return None;
             }
             offsets.push(at as u32);
             let w = at / 4;
             *words.get_mut(w / 64)? |= 1 << (w % 64);
-            at += bc;
+            at += (word & 0xffff) as usize;
         }
         offsets.shrink_to_fit();
-        Some(EntryStarts { offsets, words })
+        Some(EntryStarts {
+            offsets: Cow::Owned(offsets),
+            words,
+        })
     }
 
-    fn walk_entries_checked(sec: &BrigSection<'a>, which: BrigSectionIndex) -> Result<EntryStarts> {
+    fn walk_entries_checked(
+        sec: &BrigSection<'a>,
+        which: BrigSectionIndex,
+    ) -> Result<EntryStarts<'a>> {
         let mut starts = EntryStarts::with_len(sec.bytes.len());
         let end = sec.bytes.len();
         let mut at = sec.first_entry() as usize;
@@ -1399,6 +1523,16 @@ mod tests {
                         BrigModule::walk_entries_checked(&s, which),
                     )
                 };
+                // Checking the starts of the unflipped section gives them
+                // back exactly when the walk finds them.
+                let which = BrigSectionIndex::new(i as u32);
+                let recorded = EntryStarts::recorded(&m.starts[i].offsets, &s, which, true);
+                match (&recorded, &checked) {
+                    (Some(r), Ok(c)) => assert_eq!((&r.offsets, &r.words), (&c.offsets, &c.words)),
+                    (None, Ok(c)) => assert_ne!(c.offsets, m.starts[i].offsets),
+                    (Some(_), Err(e)) => panic!("recorded starts pass, the walk fails: {e}"),
+                    (None, Err(_)) => {}
+                }
                 match (fast, checked) {
                     (Some(f), Ok(c)) => {
                         assert_eq!((f.offsets, f.words), (c.offsets, c.words));

@@ -51,7 +51,7 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout};
 
 use crate::entries::*;
 use crate::enums::*;
-use crate::read::{BrigModule, STANDARD_SECTION_NAMES};
+use crate::read::{BrigModule, STANDARD_SECTION_NAMES, entry_fits};
 
 /// Header size HSAIL-Tools gives a section named `name`:
 /// `align4(sizeof(BrigSectionHeader) - 1 + name.len())` with the C struct
@@ -232,6 +232,15 @@ pub struct BrigWriter {
     extra: Vec<SectionBuf>,
     /// Shared `hsa_data` entries (added by `add_data`), by content.
     shared: Interner,
+    /// The entry starts of `hsa_data`, `hsa_code` and `hsa_operand`, as
+    /// appended: [`module`](Self::module) checks them against the entries
+    /// instead of finding them by walking the sections.
+    starts: [Vec<u32>; 3],
+    /// Whether `starts` holds every entry, each checked as it was appended
+    /// (see [`trusted_module`](Self::trusted_module)): false for a writer
+    /// made [`from_module`](Self::from_module), or once an entry fails the
+    /// check.
+    recorded: bool,
 }
 
 impl Default for BrigWriter {
@@ -256,6 +265,9 @@ impl BrigWriter {
             operand: SectionBuf::new(STANDARD_SECTION_NAMES[2].as_bytes(), operand),
             extra: Vec::new(),
             shared: Interner::default(),
+            // Entries average well over 8 bytes.
+            starts: [data, code, operand].map(|n| Vec::with_capacity(n / 8)),
+            recorded: true,
         }
     }
 
@@ -274,6 +286,8 @@ impl BrigWriter {
                 .map(|s| SectionBuf::from_existing(s.bytes))
                 .collect(),
             shared: Interner::default(),
+            starts: Default::default(),
+            recorded: false,
         };
         for (off, bytes) in module.data_entries() {
             if let Err(key) = w.shared.find(&w.data.bytes, bytes) {
@@ -288,6 +302,7 @@ impl BrigWriter {
     #[inline]
     fn push_data(&mut self, bytes: &[u8]) -> DataOffset {
         let off = self.data.len() as u32;
+        self.starts[0].push(off);
         let buf = &mut self.data.bytes;
         buf.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
         buf.extend_from_slice(bytes);
@@ -358,11 +373,25 @@ impl BrigWriter {
 
     // ----------------------------------------------- hsa_code / hsa_operand --
 
+    /// Appends an entry to `hsa_code` (`code`) or `hsa_operand`, records
+    /// its start and checks it as the reader's walk would: a `byte_count`
+    /// equal to its padded size, at least the size of its kind's struct.
     #[inline]
-    fn push_entry(buf: &mut Vec<u8>, bytes: &[u8]) -> u32 {
+    fn push_entry(&mut self, code: bool, bytes: &[u8]) -> u32 {
+        let (buf, starts) = if code {
+            (&mut self.code.bytes, &mut self.starts[1])
+        } else {
+            (&mut self.operand.bytes, &mut self.starts[2])
+        };
         let off = buf.len() as u32;
+        starts.push(off);
         buf.extend_from_slice(bytes);
         pad4(buf);
+        let size = buf.len() - off as usize;
+        let word = bytes
+            .first_chunk::<4>()
+            .map_or(0, |w| u32::from_le_bytes(*w));
+        self.recorded &= (word & 0xffff) as usize == size && entry_fits(code, word, size);
         off
     }
 
@@ -370,7 +399,7 @@ impl BrigWriter {
     /// hold the right `byte_count` and kind) and returns its offset.
     #[inline]
     pub fn append_code<T: IntoBytes + Immutable + ?Sized>(&mut self, entry: &T) -> CodeOffset {
-        CodeOffset::new(Self::push_entry(&mut self.code.bytes, entry.as_bytes()))
+        CodeOffset::new(self.push_entry(true, entry.as_bytes()))
     }
 
     /// Appends an entry to `hsa_operand` as is and returns its offset.
@@ -379,7 +408,7 @@ impl BrigWriter {
         &mut self,
         entry: &T,
     ) -> OperandOffset {
-        OperandOffset::new(Self::push_entry(&mut self.operand.bytes, entry.as_bytes()))
+        OperandOffset::new(self.push_entry(false, entry.as_bytes()))
     }
 
     /// Appends `entry` to `hsa_code` with its `byte_count` set to its size.
@@ -467,11 +496,53 @@ impl BrigWriter {
     /// one buffer (see [`BrigModule::from_sections`]): to validate a module
     /// before writing it. Sets each section header's `byte_count`, as
     /// [`finish`](Self::finish) does; appending more entries afterwards is
-    /// fine.
+    /// fine. The entry starts recorded as entries were appended are checked
+    /// to be exactly the ones a walk of the sections finds (see
+    /// [`BrigModule::from_recorded_sections`]), which is faster than the
+    /// walk; should they not be (an entry appended with a bad `byte_count`
+    /// or patched since), the sections are walked and the walk reports
+    /// the problem.
     ///
     /// # Errors
     /// What [`BrigModule::from_sections`] finds wrong with the sections.
     pub fn module(&mut self) -> Result<BrigModule<'_>, crate::BrigError> {
+        self.set_byte_counts();
+        let sections = self.section_list();
+        let [d, c, o] = &self.starts;
+        if self.recorded
+            && let Some(m) = BrigModule::from_recorded_sections(&sections, [d, c, o])
+        {
+            return Ok(m);
+        }
+        BrigModule::from_sections(&sections)
+    }
+
+    /// [`module`](Self::module) for a caller that trusts its own patches:
+    /// the entry starts recorded as entries were appended are used as they
+    /// are. Every entry was checked when it was appended (as the reader's
+    /// walk checks it), so they are right unless an entry's `byte_count`
+    /// or kind was changed since through [`code_mut`](Self::code_mut) or
+    /// [`operand_mut`](Self::operand_mut), which only `module` would
+    /// notice. For the assembler, which validates its own output before
+    /// writing it (and patches only the link and list fields of entries).
+    ///
+    /// # Errors
+    /// As [`module`](Self::module).
+    pub fn trusted_module(&mut self) -> Result<BrigModule<'_>, crate::BrigError> {
+        if !self.recorded {
+            return self.module();
+        }
+        self.set_byte_counts();
+        let sections = self.section_list();
+        let [d, c, o] = &self.starts;
+        match BrigModule::with_recorded_starts(&sections, [d, c, o], false) {
+            Some(m) => Ok(m),
+            None => BrigModule::from_sections(&sections),
+        }
+    }
+
+    /// Sets each section header's `byte_count` to the section's size.
+    fn set_byte_counts(&mut self) {
         for s in [&mut self.data, &mut self.code, &mut self.operand]
             .into_iter()
             .chain(&mut self.extra)
@@ -479,12 +550,15 @@ impl BrigWriter {
             let n = s.bytes.len() as u64;
             s.bytes[0..8].copy_from_slice(&n.to_le_bytes());
         }
-        let sections: Vec<&[u8]> = [&self.data, &self.code, &self.operand]
+    }
+
+    /// Every section's bytes, in index order.
+    fn section_list(&self) -> Vec<&[u8]> {
+        [&self.data, &self.code, &self.operand]
             .into_iter()
             .chain(&self.extra)
             .map(|s| &s.bytes[..])
-            .collect();
-        BrigModule::from_sections(&sections)
+            .collect()
     }
 
     /// Size of the finished module in bytes.
@@ -550,8 +624,10 @@ impl BrigWriter {
             operand,
             extra,
             shared,
+            starts,
+            ..
         } = self;
-        drop(shared);
+        drop((shared, starts));
         let mut at = offsets[0];
         for s in [data, code, operand].into_iter().chain(extra) {
             let bytes = s.finish();

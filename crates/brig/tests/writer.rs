@@ -301,3 +301,76 @@ fn code_lists_can_be_patched() {
     let raw = m.data_bytes(list).unwrap();
     assert_eq!(raw, [40, 0, 0, 0, 8, 0, 0, 0]);
 }
+
+/// A writer holding HSAILasm's `data/kernel.brig` again, appended entry by
+/// entry through the public API (as raw bytes).
+fn rebuilt_kernel() -> (BrigWriter, Vec<u8>) {
+    let file = include_bytes!("data/kernel.brig").to_vec();
+    let m = BrigModule::parse(&file).unwrap();
+    let mut w = BrigWriter::new();
+    for (_, bytes) in m.data_entries() {
+        w.add_data_unique(bytes);
+    }
+    for off in m.code_offsets() {
+        w.append_code(m.code_bytes(off).unwrap());
+    }
+    for off in m.operand_offsets() {
+        w.append_operand(m.operand_bytes(off).unwrap());
+    }
+    (w, file)
+}
+
+/// The entry starts the writer records as it appends are the ones the
+/// reader's walk finds in HSAILasm's file.
+#[test]
+fn recorded_entry_starts_match_the_walk() {
+    let (mut w, file) = rebuilt_kernel();
+    let parsed = BrigModule::parse(&file).unwrap();
+    let trusted = w
+        .clone()
+        .trusted_module()
+        .map(|m| m.code_offset_slice().to_vec());
+    assert_eq!(trusted.unwrap(), parsed.code_offset_slice());
+    let view = w.module().unwrap();
+    assert_eq!(parsed.code_offset_slice(), view.code_offset_slice());
+    assert_eq!(parsed.operand_offset_slice(), view.operand_offset_slice());
+    let a: Vec<_> = parsed.data_entries().collect();
+    let b: Vec<_> = view.data_entries().collect();
+    assert_eq!(a, b);
+    for off in 0..file.len() as u32 {
+        let (c, o) = (CodeOffset::new(off), OperandOffset::new(off));
+        assert_eq!(view.is_code_entry(c), parsed.is_code_entry(c), "{off}");
+        assert_eq!(
+            view.is_operand_entry(o),
+            parsed.is_operand_entry(o),
+            "{off}"
+        );
+    }
+}
+
+/// An entry whose `byte_count` is wrong, appended as is or patched in
+/// later, makes `module()` walk the sections and fail as the reader fails
+/// on the written file.
+#[test]
+fn a_bad_entry_is_found_however_it_got_there() {
+    let (mut w, _) = rebuilt_kernel();
+    let first = w.module().unwrap().code_offsets().next().unwrap();
+    let mut bad = w.clone();
+    bad.code_mut::<BrigBase>(first).unwrap().byte_count = 6.into();
+    assert!(BrigModule::parse(&bad.clone().finish()).is_err());
+    assert!(bad.module().is_err());
+
+    let mut appended = w.clone();
+    appended.append_operand(&BrigBase::new(8, BrigKind::OPERAND_REGISTER));
+    assert!(BrigModule::parse(&appended.clone().finish()).is_err());
+    assert!(appended.module().is_err());
+    assert!(appended.trusted_module().is_err());
+
+    // Too small for its kind (a BrigOperandRegister is 8 bytes).
+    let mut small = w.clone();
+    small.append_operand(&BrigBase::new(4, BrigKind::OPERAND_REGISTER));
+    assert!(BrigModule::parse(&small.clone().finish()).is_err());
+    assert!(small.module().is_err());
+    assert!(small.trusted_module().is_err());
+    assert!(w.module().is_ok());
+}

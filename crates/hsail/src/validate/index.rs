@@ -76,6 +76,9 @@ pub struct InstOperands<'a> {
     offsets: [OperandOffset; MAX_INST_OPERANDS],
     entries: [Option<Operand<'a>>; MAX_INST_OPERANDS],
     len: usize,
+    /// Whether an operand refers to a code entry (an address, code
+    /// reference or code list): see [`Self::has_code_refs`].
+    code_refs: bool,
 }
 
 impl<'a> InstOperands<'a> {
@@ -87,6 +90,13 @@ impl<'a> InstOperands<'a> {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// Whether an operand is an address, a code reference or a code list
+    /// (the operands that name variables, labels or functions).
+    #[inline]
+    pub fn has_code_refs(&self) -> bool {
+        self.code_refs
     }
 
     /// The offsets of the operands.
@@ -331,6 +341,7 @@ impl<'a> Index<'a> {
     #[inline]
     pub fn fill_inst_operands(&self, offset: DataOffset, out: &mut InstOperands<'a>) -> bool {
         out.len = 0;
+        out.code_refs = false;
         let Ok(list) = self.m.operand_list_ref(offset) else {
             return false;
         };
@@ -342,6 +353,10 @@ impl<'a> Index<'a> {
                 Some(op) if super::structure::is_inst_operand_kind(op.kind()) => {
                     out.offsets[i] = o;
                     out.entries[i] = Some(op);
+                    out.code_refs |= matches!(
+                        op,
+                        Operand::Address(_) | Operand::CodeRef(_) | Operand::CodeList(_)
+                    );
                 }
                 _ => return false,
             }

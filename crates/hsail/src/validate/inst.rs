@@ -250,7 +250,9 @@ impl core::hash::Hash for Shape {
 
 /// A [`Shape`] being built, with the registers its operands name (what
 /// [`check_inst`] records), so an instruction of a known shape has them
-/// recorded without decoding its operands again.
+/// recorded without decoding its operands again. One buffer serves every
+/// instruction of a walk (see [`InstMemo`]).
+#[derive(Debug)]
 struct ShapeBuf {
     shape: Shape,
     len: usize,
@@ -303,18 +305,10 @@ impl ShapeBuf {
     }
 }
 
-impl Shape {
-    /// The shape of the instruction `bytes` (its entry) with `operands`;
-    /// `None` for instructions not worth remembering (code lists of mixed
-    /// kinds, rare operand kinds, too many operands).
-    #[inline]
-    pub fn of(
-        m: &Index<'_>,
-        bytes: &[u8],
-        operands: &InstOperands<'_>,
-    ) -> Option<(Self, ShapeRegs)> {
-        let mut k = ShapeBuf {
-            shape: Self {
+impl ShapeBuf {
+    fn new() -> Self {
+        Self {
+            shape: Shape {
                 bytes: [0; SHAPE_BYTES],
                 len: 0,
             },
@@ -323,7 +317,18 @@ impl Shape {
                 list: [(BrigRegisterKind::CONTROL, 0); SHAPE_REGS],
                 len: 0,
             },
-        };
+        }
+    }
+
+    /// Builds in `self` the shape of the instruction `bytes` (its entry)
+    /// with `operands`; `None` for instructions not worth remembering
+    /// (code lists of mixed kinds, rare operand kinds, too many operands).
+    #[inline]
+    fn build(&mut self, m: &Index<'_>, bytes: &[u8], operands: &InstOperands<'_>) -> Option<()> {
+        let k = self;
+        k.shape.bytes = [0; SHAPE_BYTES];
+        k.len = 0;
+        k.regs.len = 0;
         // BrigInstBase: base (4), opcode (2), type (2), operands (4).
         let opcode = Op::new(u16::from_le_bytes([*bytes.get(4)?, *bytes.get(5)?]));
         if immediate_max(opcode).is_some() {
@@ -342,12 +347,12 @@ impl Shape {
         for i in 0..operands.len() {
             // Registers (most operands) inline, the rest out of line.
             match operands.get(i)? {
-                Operand::Register(r) => shape_register(&mut k, r, false)?,
-                o => shape_operand(m, &mut k, o, false)?,
+                Operand::Register(r) => shape_register(k, r, false)?,
+                o => shape_operand(m, k, o, false)?,
             }
         }
         k.shape.len = k.len as u8;
-        Some((k.shape, k.regs))
+        Some(())
     }
 }
 
@@ -440,13 +445,24 @@ fn shape_operand(m: &Index<'_>, k: &mut ShapeBuf, o: Operand<'_>, in_list: bool)
 /// Shapes of the instructions that passed [`check_inst`] (in one module,
 /// so with one [`InstEnv`]): an instruction of a known shape only has its
 /// registers recorded ([`check_inst_memo`]).
-pub type InstMemo = super::index::FastSet<Shape>;
+#[derive(Debug)]
+pub struct InstMemo {
+    passed: super::index::FastSet<Shape>,
+    /// Where each instruction's shape is built.
+    buf: ShapeBuf,
+}
 
 /// An empty [`InstMemo`] for module `m`, with room for as many shapes as
 /// a module of its size usually has (about one per eight code entries),
 /// so it seldom grows.
 pub fn memo_for(m: &Index<'_>) -> InstMemo {
-    InstMemo::with_capacity_and_hasher(m.code_count() / 8, Default::default())
+    InstMemo {
+        passed: super::index::FastSet::with_capacity_and_hasher(
+            m.code_count() / 8,
+            Default::default(),
+        ),
+        buf: ShapeBuf::new(),
+    }
 }
 
 /// [`check_inst`], skipped for an instruction whose shape already passed
@@ -467,26 +483,24 @@ pub fn check_inst_memo(
     let Some(memo) = memo else {
         return check_inst(m, env, at, c, operands, errors, regs, seen);
     };
-    let shape = m
+    let buf = &mut memo.buf;
+    let shaped = m
         .code_bytes(at)
         .ok()
-        .and_then(|b| Shape::of(m, b, operands));
-    if let Some((shape, names)) = &shape
-        && memo.contains(shape)
-    {
+        .and_then(|b| buf.build(m, b, operands))
+        .is_some();
+    if shaped && memo.passed.contains(&buf.shape) {
         // What check_inst records for an instruction that passes: its
         // register operands, vector elements and address registers.
-        for (k, n) in names.iter() {
+        for (k, n) in buf.regs.iter() {
             note_register_in(regs, seen, k, n);
         }
         return;
     }
     let before = errors.len();
     check_inst(m, env, at, c, operands, errors, regs, seen);
-    if let Some((shape, _)) = shape
-        && errors.len() == before
-    {
-        memo.insert(shape);
+    if shaped && errors.len() == before {
+        memo.passed.insert(memo.buf.shape);
     }
 }
 
@@ -822,7 +836,7 @@ fn check_immediate(cx: &mut Cx<'_, '_, '_>, i: usize, o: Operand<'_>, t: Option<
 /// The largest value of the constant operand of `op` where the PRM bounds
 /// it: unpackcvt's element (5.15), the dimension of the dispatch queries
 /// (11.1). Instructions with such a value are not remembered by shape
-/// ([`Shape::of`]), which leaves constant values out.
+/// ([`Shape`]), which leaves constant values out.
 fn immediate_max(op: Op) -> Option<u64> {
     match op {
         Op::UNPACKCVT => Some(3),

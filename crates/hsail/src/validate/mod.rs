@@ -469,14 +469,17 @@ pub fn validate_writer(writer: &mut brig::BrigWriter) -> Result<ModuleInfo, Vec<
 
 /// Whether the module `writer` holds is valid, as [`validate_writer`]
 /// decides it, the faster way: the writer's output is trusted to be
-/// structurally sound (see `Mode::trusted`) and no module info is built.
+/// structurally sound (see `Mode::trusted`; the entry starts are the ones
+/// the writer recorded, each entry checked as it was appended: see
+/// [`brig::BrigWriter::trusted_module`]) and no module info is built.
 /// For `hsakit asm`, which only needs the verdict (on errors it assembles
 /// again with a source map and reports [`validate_bytes`]' errors).
 ///
 /// # Errors
 /// Every violated rule found.
 pub fn check_writer(writer: &mut brig::BrigWriter) -> Result<(), Vec<ValidationError>> {
-    writer_module(writer, |m| {
+    let module = writer.trusted_module();
+    module_or_error(module, |m| {
         let mode = Mode {
             trusted: true,
             want_info: false,
@@ -492,7 +495,15 @@ fn writer_module<T>(
     writer: &mut brig::BrigWriter,
     check: impl FnOnce(&BrigModule<'_>) -> Result<T, Vec<ValidationError>>,
 ) -> Result<T, Vec<ValidationError>> {
-    match writer.module() {
+    module_or_error(writer.module(), check)
+}
+
+/// `check` on `module`; a sectioning problem becomes a `PRM 18.2` error.
+fn module_or_error<T>(
+    module: Result<BrigModule<'_>, brig::BrigError>,
+    check: impl FnOnce(&BrigModule<'_>) -> Result<T, Vec<ValidationError>>,
+) -> Result<T, Vec<ValidationError>> {
+    match module {
         Ok(m) => check(&m),
         Err(e) => Err(vec![ValidationError {
             rule: "PRM 18.2",

@@ -1512,7 +1512,8 @@ fn check_inst_in_block(
     ops: &InstOperands<'_>,
 ) {
     let Some(i) = c.inst() else { return };
-    for k in 0..ops.len() {
+    let refs = if ops.has_code_refs() { ops.len() } else { 0 };
+    for k in 0..refs {
         match ops.get(k) {
             Some(Operand::Address(a)) => {
                 if let Some(s) = a.symbol.non_null() {
