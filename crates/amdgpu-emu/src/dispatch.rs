@@ -143,6 +143,7 @@ impl Device {
         let scratch = self.scratch(launch, waves_per_group, threads as u64)?;
         let facts = DispatchFacts {
             private_segment_size: launch.private_segment_size,
+            scratch_base: scratch.as_ref().map_or(0, |s| s.base),
             start: Some(start),
         };
         let next = AtomicU64::new(0);
@@ -227,6 +228,7 @@ impl Device {
         let scratch = self.scratch(launch, waves_per_group, 1)?;
         let facts = DispatchFacts {
             private_segment_size: launch.private_segment_size,
+            scratch_base: scratch.as_ref().map_or(0, |s| s.base),
             start: Some(Instant::now()),
         };
         let mut runner = Runner::new(launch, self.memory.view(), &facts, self.watchdog);

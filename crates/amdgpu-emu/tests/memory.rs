@@ -682,6 +682,55 @@ fn scratch_through_mubuf_flat_and_scratch_instructions() {
     }
 }
 
+/// A private access past the work-item's private bytes (here 64) faults
+/// through each path: MUBUF with the private segment buffer, SCRATCH, and
+/// FLAT through the private aperture. In bounds, the last dword works.
+#[test]
+fn private_accesses_past_the_private_segment_fault() {
+    let setup = "
+  s_and_b32 s13, s1, 0xffff
+  s_add_u32 flat_scratch_lo, s0, s7
+  s_addc_u32 flat_scratch_hi, s13, 0
+  s_mov_b32 s11, src_private_base
+  v_mov_b32 v1, 7
+  v_mov_b32 v6, 0
+";
+    let cases = [
+        ("buffer_store_dword v1, off, s[0:3], s7 offset:60", None),
+        ("buffer_store_dword v1, off, s[0:3], s7 offset:64", Some("0x40")),
+        ("scratch_store_dword v6, v1, off offset:60", None),
+        ("scratch_store_dword v6, v1, off offset:64", Some("0x40")),
+        ("scratch_load_dwordx2 v[2:3], v6, off offset:60", Some("0x40")),
+        (
+            "v_mov_b32 v2, 0x100\n  v_mov_b32 v3, s11\n  flat_load_dword v4, v[2:3]",
+            Some("0x100"),
+        ),
+    ];
+    for cpu in CPUS {
+        for (inst, fault) in cases {
+            let mem = Arc::new(Memory::new());
+            let pa = buffer(&mem, &[0u8; 4]);
+            let mut k = AsmKernel::new(cpu);
+            k.private = 64;
+            k.group = [128, 1, 1];
+            let body = format!("{PROLOGUE}{setup}  {inst}\n");
+            let r = run_asm(&k, &body, &mem, &kernarg(&[pa]));
+            match fault {
+                None => assert!(r.is_ok(), "{cpu}: `{inst}`: {:?}", r.err()),
+                Some(offset) => {
+                    let e = r.err().unwrap_or_else(|| panic!("{cpu}: `{inst}` did not fault"));
+                    assert!(
+                        e.contains("private memory fault")
+                            && e.contains(&format!("private offset {offset}"))
+                            && e.contains("64 bytes"),
+                        "{cpu}: `{inst}`: {e}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn flat_accesses_reach_lds_through_the_shared_aperture() {
     for cpu in CPUS {

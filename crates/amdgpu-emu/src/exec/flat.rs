@@ -431,18 +431,38 @@ fn is_private(seg: Seg, addr: u64) -> bool {
     seg == Seg::Scratch || (seg == Seg::Flat && addr.wrapping_sub(PRIVATE_APERTURE) < APERTURE_SIZE)
 }
 
+/// Where byte `addr` of `seg` lives for one lane: private offsets must
+/// leave `size` bytes below `limit` ([`super::DispatchFacts::private_limit`]).
 #[inline]
-fn place(seg: Seg, addr: u64, scratch: u64, lane: usize) -> Place {
+fn place(
+    seg: Seg,
+    addr: u64,
+    scratch: u64,
+    lane: usize,
+    size: usize,
+    limit: u64,
+) -> Result<Place, FaultKind> {
+    let private = |o: u64| {
+        let o = o & 0xffff_ffff;
+        if o + size as u64 > limit {
+            return Err(FaultKind::Private {
+                offset: o,
+                len: size as u64,
+                size: limit,
+            });
+        }
+        Ok(Place::Mem(private_address(scratch, lane, o)))
+    };
     match seg {
-        Seg::Global => Place::Mem(addr),
-        Seg::Scratch => Place::Mem(private_address(scratch, lane, addr)),
+        Seg::Global => Ok(Place::Mem(addr)),
+        Seg::Scratch => private(addr),
         Seg::Flat => {
             if addr.wrapping_sub(SHARED_APERTURE) < APERTURE_SIZE {
-                Place::Lds(addr - SHARED_APERTURE)
+                Ok(Place::Lds(addr - SHARED_APERTURE))
             } else if addr.wrapping_sub(PRIVATE_APERTURE) < APERTURE_SIZE {
-                Place::Mem(private_address(scratch, lane, addr - PRIVATE_APERTURE))
+                private(addr - PRIVATE_APERTURE)
             } else {
-                Place::Mem(addr)
+                Ok(Place::Mem(addr))
             }
         }
     }
@@ -503,7 +523,7 @@ fn load(
     addr: u64,
     size: usize,
 ) -> Result<u64, FaultKind> {
-    match place(seg, addr, scratch, lane) {
+    match place(seg, addr, scratch, lane, size, c.dispatch.private_limit())? {
         Place::Mem(a) => Ok(c.mem.load(a, size)?),
         Place::Lds(a) => super::ds::lds_load(c.lds, a, size),
     }
@@ -520,7 +540,7 @@ fn store(
     size: usize,
     v: u64,
 ) -> R {
-    match place(seg, addr, scratch, lane) {
+    match place(seg, addr, scratch, lane, size, c.dispatch.private_limit())? {
         Place::Mem(a) => Ok(c.mem.store(a, size, v)?),
         Place::Lds(a) => super::ds::lds_store(c.lds, a, size, v),
     }
@@ -529,7 +549,7 @@ fn store(
 /// Loads consecutive dwords for one lane.
 fn load_dwords(c: &Ctx<'_>, seg: Seg, scratch: u64, lane: usize, addr: u64, out: &mut [u32]) -> R {
     if !is_private(seg, addr)
-        && let Place::Mem(a) = place(seg, addr, scratch, lane)
+        && let Place::Mem(a) = place(seg, addr, scratch, lane, 4, 0)?
     {
         return Ok(c.mem.load_dwords(a, out)?);
     }
@@ -549,7 +569,7 @@ fn store_dwords(
     data: &[u32],
 ) -> R {
     if !is_private(seg, addr)
-        && let Place::Mem(a) = place(seg, addr, scratch, lane)
+        && let Place::Mem(a) = place(seg, addr, scratch, lane, 4, 0)?
     {
         return Ok(c.mem.store_dwords(a, data)?);
     }
@@ -803,7 +823,8 @@ fn exec_atomic(w: &mut Wave, d: &Decoded, c: &mut Ctx<'_>, op: Atomic, wide: boo
     let mut old = [0u64; LANES];
     for l in lanes_of(exec) {
         let (s, k) = (src[l], cmp[l]);
-        old[l] = match place(seg, addr[l], scratch, l) {
+        let size = if wide { 8 } else { 4 };
+        old[l] = match place(seg, addr[l], scratch, l, size, c.dispatch.private_limit())? {
             Place::Mem(a) if wide => c.mem.atomic_u64(a, |o| op.apply64(o, s, k))?,
             Place::Mem(a) => u64::from(c.mem.atomic_u32(a, |o| op.apply32(o, s as u32, k as u32))?),
             Place::Lds(a) => super::ds::lds_rmw(c.lds, a, wide, op, s, k)?,

@@ -83,8 +83,20 @@ pub struct Ctx<'a> {
 pub struct DispatchFacts {
     /// Private segment bytes per work-item (scratch swizzle stride).
     pub private_segment_size: u32,
+    /// Base of the dispatch's scratch allocation (0: none): the private
+    /// segment buffer's base address.
+    pub scratch_base: u64,
     /// Monotonic clock base for `s_memtime`/`s_memrealtime`.
     pub start: Option<std::time::Instant>,
+}
+
+impl DispatchFacts {
+    /// Private bytes each work-item can address: scratch is allocated per
+    /// wave in 1 KiB granules of 64 interleaved lanes, so the private
+    /// segment size rounded up to 16.
+    pub fn private_limit(&self) -> u64 {
+        u64::from(self.private_segment_size).next_multiple_of(16)
+    }
 }
 
 /// Why a wave stopped abnormally.
@@ -100,6 +112,18 @@ pub enum FaultKind {
         /// Bytes accessed.
         len: u64,
         /// LDS bytes allocated to the work-group.
+        size: u64,
+    },
+    /// A private (scratch) access past the work-item's private memory:
+    /// on the hardware it would reach another wave's scratch (or another
+    /// lane's, for MUBUF) without a fault, so the emulator reports it.
+    Private {
+        /// Byte offset in the work-item's private memory.
+        offset: u64,
+        /// Bytes accessed.
+        len: u64,
+        /// Private bytes each work-item has (the dispatch's private segment
+        /// size rounded up to the 16-byte granule of scratch allocation).
         size: u64,
     },
     /// The bytes at PC do not decode.
@@ -134,6 +158,10 @@ impl std::fmt::Display for FaultKind {
             FaultKind::Lds { addr, len, size } => write!(
                 f,
                 "LDS fault: {len}-byte access at LDS address {addr:#x} outside the work-group's {size} bytes"
+            ),
+            FaultKind::Private { offset, len, size } => write!(
+                f,
+                "private memory fault: {len}-byte access at private offset {offset:#x} outside the work-item's {size} bytes"
             ),
             FaultKind::Illegal(e) => write!(f, "illegal instruction: {e}"),
             FaultKind::Unimplemented(name) => {

@@ -223,12 +223,18 @@ struct Lanes2 {
     idx: [u64; LANES],
     off: [u64; LANES],
     soff: u64,
+    /// Through the dispatch's private segment buffer: the wave's scratch
+    /// bytes `[start, end)`, which every access must stay inside.
+    window: Option<(u64, u64)>,
 }
 
 impl Lanes2 {
     /// Reads V#, vaddr and soffset; `vaddr` is the vaddr operand index.
-    fn read(w: &Wave, d: &Decoded, vaddr: usize) -> Lanes2 {
+    fn read(w: &Wave, c: &Ctx<'_>, d: &Decoded, vaddr: usize) -> Lanes2 {
         let rsrc = Rsrc::read(w, d.op(vaddr + 1));
+        let facts = c.dispatch;
+        let window = (facts.scratch_base != 0 && rsrc.base == facts.scratch_base)
+            .then(|| (w.scratch_base, w.scratch_base + facts.private_limit() * LANES as u64));
         let soff = w.scalar(d.op(vaddr + 2), Ty::B32).unwrap_or(0) & 0xffff_ffff;
         let m = &d.inst.mods;
         let inst = u64::from(m.offset as u32 & 0xfff);
@@ -251,12 +257,28 @@ impl Lanes2 {
             idx,
             off,
             soff,
+            window,
         }
     }
 
+    /// The address of byte `k` of lane `l`'s access (`None`: out of the
+    /// buffer's range, which the hardware skips), or a fault for private
+    /// memory outside the wave's scratch.
     #[inline]
-    fn address(&self, l: usize, k: u64) -> Option<u64> {
-        self.rsrc.address(self.idx[l], self.off[l] + k, self.soff)
+    fn address(&self, l: usize, k: u64) -> Result<Option<u64>, FaultKind> {
+        let a = self.rsrc.address(self.idx[l], self.off[l] + k, self.soff);
+        if let (Some(addr), Some((start, end))) = (a, self.window)
+            && !(start..end).contains(&addr)
+        {
+            // Dword `i` of a lane's private memory is 256 · i bytes in.
+            let rel = addr.wrapping_sub(start);
+            return Err(FaultKind::Private {
+                offset: rel / 256 * 4 + rel % 4,
+                len: 4,
+                size: (end - start) / LANES as u64,
+            });
+        }
+        Ok(a)
     }
 }
 
@@ -272,10 +294,10 @@ fn exec_buffer_cache_op(_: &mut Wave, _: &Decoded, _: &mut Ctx<'_>) -> R {
 
 fn buffer_load(w: &mut Wave, d: &Decoded, c: &mut Ctx<'_>, kind: Ld) -> R {
     let va = vaddr_index(d);
-    let a = Lanes2::read(w, d, va);
+    let a = Lanes2::read(w, c, d, va);
     let exec = w.exec();
     let load = |c: &Ctx<'_>, l: usize, k: u64, size: usize| -> Result<u32, FaultKind> {
-        Ok(match a.address(l, k) {
+        Ok(match a.address(l, k)? {
             Some(addr) => c.mem.load(addr, size)? as u32,
             None => 0,
         })
@@ -315,7 +337,7 @@ fn buffer_load(w: &mut Wave, d: &Decoded, c: &mut Ctx<'_>, kind: Ld) -> R {
 }
 
 fn buffer_store(w: &mut Wave, d: &Decoded, c: &mut Ctx<'_>, kind: St) -> R {
-    let a = Lanes2::read(w, d, 1);
+    let a = Lanes2::read(w, c, d, 1);
     let exec = w.exec();
     let data = *d.op(0);
     let n = match kind {
@@ -325,7 +347,7 @@ fn buffer_store(w: &mut Wave, d: &Decoded, c: &mut Ctx<'_>, kind: St) -> R {
     for i in 0..n {
         let v = w.lanes_at(&data, i, Ty::B32);
         for l in lanes_of(exec) {
-            if let Some(addr) = a.address(l, 4 * i as u64) {
+            if let Some(addr) = a.address(l, 4 * i as u64)? {
                 match kind {
                     St::Dwords(_) => c.mem.store_u32(addr, v[l])?,
                     k => c.mem.store(addr, k.bytes(), k.value(v[l]))?,
@@ -337,13 +359,13 @@ fn buffer_store(w: &mut Wave, d: &Decoded, c: &mut Ctx<'_>, kind: St) -> R {
 }
 
 fn buffer_atomic(w: &mut Wave, d: &Decoded, c: &mut Ctx<'_>, op: Atomic, wide: bool) -> R {
-    let a = Lanes2::read(w, d, 1);
+    let a = Lanes2::read(w, c, d, 1);
     let exec = w.exec();
     let data = *d.op(0);
     let (src, cmp) = atomic_data(w, &data, op, wide);
     let mut old = [0u64; LANES];
     for l in lanes_of(exec) {
-        let Some(addr) = a.address(l, 0) else {
+        let Some(addr) = a.address(l, 0)? else {
             continue;
         };
         let (s, k) = (src[l], cmp[l]);
@@ -480,7 +502,7 @@ fn buffer_load_format(
     hi: bool,
 ) -> R {
     let va = vaddr_index(d);
-    let a = Lanes2::read(w, d, va);
+    let a = Lanes2::read(w, c, d, va);
     let (dfmt, nfmt) = formats(d, &a.rsrc);
     let unimpl = || FaultKind::Unimplemented(d.inst.def.name);
     let bits = format_bits(dfmt).ok_or_else(unimpl)?;
@@ -494,7 +516,7 @@ fn buffer_load_format(
     };
     let mut comps = [[0u32; LANES]; 4];
     for l in lanes_of(exec) {
-        let Some(addr) = a.address(l, 0) else {
+        let Some(addr) = a.address(l, 0)? else {
             continue;
         };
         let mut pos = 0;
@@ -552,7 +574,7 @@ fn buffer_store_format(
     d16: bool,
     hi: bool,
 ) -> R {
-    let a = Lanes2::read(w, d, 1);
+    let a = Lanes2::read(w, c, d, 1);
     let (dfmt, nfmt) = formats(d, &a.rsrc);
     let unimpl = || FaultKind::Unimplemented(d.inst.def.name);
     let bits = format_bits(dfmt).ok_or_else(unimpl)?;
@@ -568,7 +590,7 @@ fn buffer_store_format(
         };
     }
     for l in lanes_of(w.exec()) {
-        let Some(addr) = a.address(l, 0) else {
+        let Some(addr) = a.address(l, 0)? else {
             continue;
         };
         let mut pos = 0;
