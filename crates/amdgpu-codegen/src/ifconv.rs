@@ -359,10 +359,11 @@ fn safe_without_lanes(inst: &MInst) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn reg(v: VReg) -> Opnd {
+    /// The whole of one-dword register `v`.
+    pub(crate) fn reg(v: VReg) -> Opnd {
         Opnd::Reg {
             reg: v,
             offset: 0,

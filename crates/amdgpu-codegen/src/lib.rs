@@ -5,6 +5,7 @@
 //! ```text
 //!  ir::Function (lane-level CFG, vregs)
 //!      │ ifconv           small divergent if/else → straight-line code under EXEC
+//!      │ hoist            constants set inside loops → set in the preheader
 //!      │ exec::lower      divergent control flow → EXEC masks, wave-level blocks
 //!      │ opt              dead vector ALU results removed
 //!      │ regalloc         per-dword liveness, linear scan, aligned tuples
@@ -36,6 +37,7 @@
 pub mod emit;
 pub mod exec;
 pub mod hazard;
+pub mod hoist;
 pub mod ifconv;
 pub mod ir;
 pub mod opt;
@@ -163,6 +165,7 @@ fn compile_with(mut f: Function, target: Target, scalar_values: bool) -> Result<
     init_flat_scratch(&mut f, target)?;
     opt::forward_copies(&mut f);
     ifconv::convert(&mut f, target)?;
+    hoist::constants(&mut f);
     if scalar_values {
         scalar::scalarize(&mut f, target)?;
     }
