@@ -21,8 +21,11 @@ pub const MAX_PER_LOOP: usize = 8;
 /// Hoists the loop-invariant constants of `f`.
 pub fn constants(f: &mut Function) {
     let mut loops = natural_loops(f);
+    if loops.is_empty() {
+        return;
+    }
     loops.sort_by_key(|l| l.body.len());
-    let defs = def_counts(f);
+    let defs = def_counts(f, &loops);
     for l in &loops {
         hoist(f, l, &defs);
     }
@@ -34,16 +37,30 @@ struct Loop {
     preheader: usize,
 }
 
-/// How many instructions write each virtual register.
-fn def_counts(f: &Function) -> Vec<u32> {
+/// How many instructions write each virtual register a `v_mov_b32` in
+/// one of `loops` writes (0 for the others: counting is costly).
+fn def_counts(f: &Function, loops: &[Loop]) -> Vec<u32> {
     let mut n = vec![0; f.vregs.len()];
-    for inst in f
+    let mut wanted = vec![false; f.vregs.len()];
+    for inst in loops
+        .iter()
+        .flat_map(|l| &l.body)
+        .flat_map(|&b| &f.blocks[b].insts)
+    {
+        if let (true, Some(Opnd::Reg { reg, .. })) =
+            (inst.def.mnemonic == "v_mov_b32", inst.ops.first())
+        {
+            wanted[reg.0 as usize] = true;
+        }
+    }
+    let insts = f
         .prologue
         .iter()
-        .chain(f.blocks.iter().flat_map(|b| &b.insts))
-    {
+        .chain(f.blocks.iter().flat_map(|b| &b.insts));
+    for inst in insts {
         for (k, o) in inst.ops.iter().enumerate() {
             if let Opnd::Reg { reg, .. } = o
+                && wanted[reg.0 as usize]
                 && inst.is_def(k)
             {
                 n[reg.0 as usize] += 1;
