@@ -28,12 +28,54 @@ use crate::{Result, Target};
 /// Longest arm (instructions) worth running without a skip.
 pub const MAX_ARM: usize = 12;
 
-/// Converts every eligible hammock of `f`.
+/// Converts every eligible hammock of `f`, in block order of their heads
+/// and inside out: the order of converting one at a time, re-analysing
+/// divergence after each.
+///
+/// One analysis serves a whole round instead. Every hammock it finds is
+/// converted in order, unless a conversion of the round changed one of its
+/// blocks (it waits for the next round): converting a hammock only makes
+/// values divergent (the join's code now runs after EXEC changes), so
+/// what was eligible stays so. After each conversion the merged head is
+/// tried at once, as a fresh analysis would find it first: it ends with
+/// the join's branch, which heads the next hammock of a chain when that
+/// was eligible or its condition is now computed after the EXEC change
+/// (divergent). Rounds repeat until an analysis finds nothing; a chain of
+/// N hammocks takes one round, not N analyses.
 pub fn convert(f: &mut Function, target: Target) -> Result<()> {
-    while let Some(h) = find(f) {
-        apply(f, h, target)?;
+    loop {
+        let readers = Readers::of(f);
+        let found = find_all(f, &readers);
+        if found.is_empty() {
+            return Ok(());
+        }
+        let mut eligible = vec![false; f.blocks.len()];
+        for h in &found {
+            eligible[h.head] = true;
+        }
+        let mut touched = vec![false; f.blocks.len()];
+        for h in found {
+            let blocks = h.blocks();
+            if blocks.iter().any(|&b| touched[b]) {
+                continue;
+            }
+            let mut h = h;
+            loop {
+                apply(f, h, target)?;
+                for b in h.blocks() {
+                    touched[b] = true;
+                }
+                let preds = predecessors(f);
+                let next = hammock_at(f, &preds, &readers, h.head).filter(|n| {
+                    eligible[h.join] || cond_after_exec_change(&f.blocks[h.head].insts, n.cond)
+                });
+                match next {
+                    Some(n) => h = n,
+                    None => break,
+                }
+            }
+        }
     }
-    Ok(())
 }
 
 /// A hammock: `head` branches on `cond` to `then` / `other` (either may be
@@ -47,23 +89,124 @@ struct Hammock {
     join: usize,
 }
 
-fn find(f: &Function) -> Option<Hammock> {
+impl Hammock {
+    /// Every block the conversion changes.
+    fn blocks(&self) -> Vec<usize> {
+        [Some(self.head), self.then, self.other, Some(self.join)]
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+}
+
+/// Where the instructions that read each virtual register are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Read {
+    Nowhere,
+    /// Only in this block.
+    In(usize),
+    /// In several blocks, the prologue, or a branch condition.
+    Elsewhere,
+}
+
+/// [`Read`] of every virtual register, indexed by its number.
+struct Readers(Vec<Read>);
+
+impl Readers {
+    fn of(f: &Function) -> Readers {
+        let mut r = vec![Read::Nowhere; f.vregs.len()];
+        let mut note = |reg: VReg, at: Option<usize>| {
+            let slot = &mut r[reg.0 as usize];
+            *slot = match (*slot, at) {
+                (Read::Nowhere, Some(b)) => Read::In(b),
+                (Read::In(a), Some(b)) if a == b => Read::In(a),
+                _ => Read::Elsewhere,
+            };
+        };
+        let read_regs = |inst: &MInst| -> Vec<VReg> {
+            inst.ops
+                .iter()
+                .enumerate()
+                .filter_map(|(k, o)| match o {
+                    Opnd::Reg { reg, .. } if !inst.is_def(k) => Some(*reg),
+                    _ => None,
+                })
+                .collect()
+        };
+        for inst in &f.prologue {
+            for reg in read_regs(inst) {
+                note(reg, None);
+            }
+        }
+        for (i, b) in f.blocks.iter().enumerate() {
+            for inst in &b.insts {
+                for reg in read_regs(inst) {
+                    note(reg, Some(i));
+                }
+            }
+            if let Terminator::CondBr { cond, .. } = b.term {
+                note(cond, None);
+            }
+        }
+        Readers(r)
+    }
+
+    /// Whether `reg` is read outside block `arm` (or in its branch).
+    fn outside(&self, arm: usize, reg: VReg) -> bool {
+        match self.0.get(reg.0 as usize) {
+            Some(Read::Nowhere) => false,
+            Some(Read::In(b)) => *b != arm,
+            _ => true,
+        }
+    }
+}
+
+/// Every hammock with a divergent branch, by one divergence analysis, in
+/// block order of their heads.
+fn find_all(f: &Function, readers: &Readers) -> Vec<Hammock> {
     let preds = predecessors(f);
     let finishes = finishing(f, &preds);
     let uni = analyze(f, &finishes);
-    let reads_outside = |arm: usize, reg: VReg| {
-        f.blocks
+    (0..f.blocks.len())
+        .filter(|&head| !uni.branch[head] && !finishes[head])
+        .filter_map(|head| hammock_at(f, &preds, readers, head))
+        .collect()
+}
+
+/// Whether an instruction of `insts` after one that writes EXEC defines
+/// `cond` (the divergence analysis then takes it as divergent).
+fn cond_after_exec_change(insts: &[MInst], cond: VReg) -> bool {
+    let Some(exec) = insts.iter().position(crate::uniform::writes_exec) else {
+        return false;
+    };
+    insts[exec + 1..].iter().any(|inst| {
+        inst.ops
             .iter()
             .enumerate()
-            .filter(|&(i, _)| i != arm)
-            .flat_map(|(_, b)| &b.insts)
-            .chain(&f.prologue)
-            .any(|inst| reads(inst, reg))
-            || f.blocks
-                .iter()
-                .any(|b| matches!(b.term, Terminator::CondBr { cond, .. } if cond == reg))
+            .any(|(k, o)| inst.is_def(k) && matches!(o, Opnd::Reg { reg, .. } if *reg == cond))
+    })
+}
+
+/// The hammock `head` heads, if its shape allows converting it (whatever
+/// its branch's divergence).
+fn hammock_at(
+    f: &Function,
+    preds: &[Vec<usize>],
+    readers: &Readers,
+    head: usize,
+) -> Option<Hammock> {
+    let Terminator::CondBr {
+        cond,
+        then,
+        otherwise,
+    } = f.blocks[head].term
+    else {
+        return None;
     };
-    let arm_ok = |arm: usize, head: usize, join: usize| {
+    if then == otherwise {
+        return None;
+    }
+    let arm_ok = |arm: usize, join: usize| {
         let b = &f.blocks[arm];
         arm != head
             && arm != join
@@ -74,62 +217,48 @@ fn find(f: &Function) -> Option<Hammock> {
                 safe_without_lanes(inst)
                     && inst.ops.iter().enumerate().all(|(k, o)| match o {
                         Opnd::Reg { reg, .. } if inst.is_def(k) => {
-                            f.info(*reg).class == RegClass::Vgpr || !reads_outside(arm, *reg)
+                            f.info(*reg).class == RegClass::Vgpr || !readers.outside(arm, *reg)
                         }
                         _ => true,
                     })
             })
     };
-    for (head, b) in f.blocks.iter().enumerate() {
-        let Terminator::CondBr {
+    let succ_join = |arm: usize| match f.blocks[arm].term {
+        Terminator::Br(j) => Some(j),
+        _ => None,
+    };
+    // Diamond: both arms go to the same join.
+    if let (Some(j1), Some(j2)) = (succ_join(then), succ_join(otherwise))
+        && j1 == j2
+        && arm_ok(then, j1)
+        && arm_ok(otherwise, j1)
+        && sorted(&preds[j1]) == sorted(&[then, otherwise])
+        && j1 != head
+    {
+        return Some(Hammock {
+            head,
             cond,
-            then,
-            otherwise,
-        } = b.term
-        else {
-            continue;
-        };
-        if then == otherwise || uni.branch[head] || finishes[head] {
-            continue;
-        }
-        let succ_join = |arm: usize| match f.blocks[arm].term {
-            Terminator::Br(j) => Some(j),
-            _ => None,
-        };
-        // Diamond: both arms go to the same join.
-        if let (Some(j1), Some(j2)) = (succ_join(then), succ_join(otherwise))
-            && j1 == j2
-            && arm_ok(then, head, j1)
-            && arm_ok(otherwise, head, j1)
-            && sorted(&preds[j1]) == sorted(&[then, otherwise])
-            && j1 != head
-        {
-            return Some(Hammock {
-                head,
-                cond,
-                then: Some(then),
-                other: Some(otherwise),
-                join: j1,
-            });
-        }
-        // Triangles: one arm is the join itself.
-        for (arm, join, arm_is_then) in [(then, otherwise, true), (otherwise, then, false)] {
-            if succ_join(arm) == Some(join)
-                && join != head
-                && arm_ok(arm, head, join)
-                && sorted(&preds[join]) == sorted(&[head, arm])
-            {
-                return Some(Hammock {
-                    head,
-                    cond,
-                    then: arm_is_then.then_some(arm),
-                    other: (!arm_is_then).then_some(arm),
-                    join,
-                });
-            }
-        }
+            then: Some(then),
+            other: Some(otherwise),
+            join: j1,
+        });
     }
-    None
+    // Triangles: one arm is the join itself.
+    [(then, otherwise, true), (otherwise, then, false)]
+        .into_iter()
+        .find(|&(arm, join, _)| {
+            succ_join(arm) == Some(join)
+                && join != head
+                && arm_ok(arm, join)
+                && sorted(&preds[join]) == sorted(&[head, arm])
+        })
+        .map(|(arm, join, arm_is_then)| Hammock {
+            head,
+            cond,
+            then: arm_is_then.then_some(arm),
+            other: (!arm_is_then).then_some(arm),
+            join,
+        })
 }
 
 fn sorted(v: &[usize]) -> Vec<usize> {
@@ -213,14 +342,6 @@ fn apply(f: &mut Function, h: Hammock, target: Target) -> Result<()> {
     Ok(())
 }
 
-/// Whether `inst` reads `reg`.
-fn reads(inst: &MInst, reg: VReg) -> bool {
-    inst.ops
-        .iter()
-        .enumerate()
-        .any(|(k, o)| !inst.is_def(k) && matches!(o, Opnd::Reg { reg: r, .. } if *r == reg))
-}
-
 /// Whether running `inst` with no active lane does nothing lanes could
 /// observe.
 fn safe_without_lanes(inst: &MInst) -> bool {
@@ -238,10 +359,11 @@ fn safe_without_lanes(inst: &MInst) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn reg(v: VReg) -> Opnd {
+    /// The whole of one-dword register `v`.
+    pub(crate) fn reg(v: VReg) -> Opnd {
         Opnd::Reg {
             reg: v,
             offset: 0,
@@ -249,34 +371,34 @@ mod tests {
         }
     }
 
+    /// `head` computes `c = op src, 1` and branches on it to `head + 1` /
+    /// `head + 2`, which set a new `x` to 1 / 2 and go to `head + 3`; `x`.
+    fn hammock(f: &mut Function, head: usize, op: &str, src: Opnd) -> VReg {
+        let t = Target::Gfx90a;
+        let c = f.new_vreg(RegClass::Vgpr, 1);
+        let x = f.new_vreg(RegClass::Vgpr, 1);
+        let inst = MInst::new(op, t, vec![reg(c), src, Opnd::constant(1)]);
+        f.blocks[head].insts.push(inst.unwrap());
+        f.blocks[head].term = Terminator::CondBr {
+            cond: c,
+            then: head + 1,
+            otherwise: head + 2,
+        };
+        for k in 1..3 {
+            let set = MInst::new("v_mov_b32", t, vec![reg(x), Opnd::constant(k)]);
+            f.blocks[head + k as usize].insts.push(set.unwrap());
+            f.blocks[head + k as usize].term = Terminator::Br(head + 3);
+        }
+        x
+    }
+
     /// 0: c = v0 & 1; cbr c, 1, 2 / 1: x = 1 / 2: x = 2 / 3: cbr x, 4, 5.
     fn diamond() -> (Function, VReg) {
-        let t = Target::Gfx90a;
         let mut f = Function::new("k");
         for _ in 0..6 {
             f.add_block();
         }
-        let c = f.new_vreg(RegClass::Vgpr, 1);
-        let x = f.new_vreg(RegClass::Vgpr, 1);
-        f.blocks[0].insts.push(
-            MInst::new(
-                "v_and_b32_e64",
-                t,
-                vec![reg(c), Opnd::vgpr(0, 1), Opnd::constant(1)],
-            )
-            .unwrap(),
-        );
-        f.blocks[0].term = Terminator::CondBr {
-            cond: c,
-            then: 1,
-            otherwise: 2,
-        };
-        for (b, k) in [(1, 1), (2, 2)] {
-            f.blocks[b]
-                .insts
-                .push(MInst::new("v_mov_b32", t, vec![reg(x), Opnd::constant(k)]).unwrap());
-            f.blocks[b].term = Terminator::Br(3);
-        }
+        let x = hammock(&mut f, 0, "v_and_b32_e64", Opnd::vgpr(0, 1));
         f.blocks[3].term = Terminator::CondBr {
             cond: x,
             then: 4,
@@ -331,5 +453,23 @@ mod tests {
             f.blocks[0].term,
             Terminator::CondBr { then: 1, .. }
         ));
+    }
+
+    #[test]
+    fn a_chain_converts_in_one_call_even_when_its_second_branch_was_uniform() {
+        // 0 → (1 | 2) → 3: d = s4 + 1 (uniform); cbr d → (4 | 5) → 6: the
+        // second branch only turns divergent once 3's code runs under the
+        // first hammock's EXEC changes, inside the merged block 0.
+        let (mut f, _) = diamond();
+        f.add_block();
+        hammock(&mut f, 3, "v_add_u32_e64", Opnd::sgpr(4, 1));
+        let preds = predecessors(&f);
+        assert!(analyze(&f, &finishing(&f, &preds)).branch[3]);
+        convert(&mut f, Target::Gfx90a).unwrap();
+        assert_eq!(f.blocks[0].term, Terminator::Ret);
+        assert_eq!(f.blocks[0].insts.len(), 14);
+        assert!(
+            (1..7).all(|b| f.blocks[b].insts.is_empty() && f.blocks[b].term == Terminator::Ret)
+        );
     }
 }

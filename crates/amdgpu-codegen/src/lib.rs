@@ -5,6 +5,7 @@
 //! ```text
 //!  ir::Function (lane-level CFG, vregs)
 //!      │ ifconv           small divergent if/else → straight-line code under EXEC
+//!      │ hoist            constants set inside loops → set in the preheader
 //!      │ exec::lower      divergent control flow → EXEC masks, wave-level blocks
 //!      │ opt              dead vector ALU results removed
 //!      │ calls::expand    calls: values live across saved to the stack
@@ -42,6 +43,7 @@ pub mod calls;
 pub mod emit;
 pub mod exec;
 pub mod hazard;
+pub mod hoist;
 pub mod ifconv;
 pub mod ir;
 pub mod opt;
@@ -241,6 +243,7 @@ fn compile_with(mut f: Function, target: Target, scalar_values: bool) -> Result<
     }
     opt::forward_copies(&mut f);
     ifconv::convert(&mut f, target)?;
+    hoist::constants(&mut f);
     if scalar_values {
         scalar::scalarize(&mut f, target)?;
     }

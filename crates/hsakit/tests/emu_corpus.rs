@@ -8,16 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
-use common::{CONFIGS, Config};
-
-/// One kernel argument, as `hsakit run --arg` takes it.
-enum Arg {
-    Buf(Vec<u8>),
-    Zeros(usize),
-    Local(usize),
-    U32(u32),
-    F32(f32),
-}
+use common::{Arg, CONFIGS, Config, Run};
 
 fn corpus_dir() -> PathBuf {
     oracles::workspace_root().join("tests/emu")
@@ -65,51 +56,12 @@ fn compile(dir: &oracles::Scratch, file: &str, c: &Config, extra: &[&str]) -> Pa
 
 /// Runs `kernel` of `co` with `args`; returns the final contents of every
 /// buffer argument (empty for the others).
-fn run(
-    dir: &oracles::Scratch,
-    co: &Path,
-    kernel: &str,
-    grid: &str,
-    group: &str,
-    args: &[Arg],
-) -> Vec<Vec<u8>> {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hsakit"));
-    cmd.arg("run")
-        .arg(co)
-        .args(["--kernel", kernel, "--grid", grid, "--group", group]);
-    let tag = co.file_stem().unwrap().to_string_lossy().to_string();
-    let mut outs = Vec::new();
-    for (i, a) in args.iter().enumerate() {
-        let spec = match a {
-            Arg::Buf(bytes) => {
-                let p = dir.path(&format!("{tag}-in{i}.bin"));
-                std::fs::write(&p, bytes).unwrap();
-                format!("buf={}", p.display())
-            }
-            Arg::Zeros(n) => format!("zeros={n}"),
-            Arg::Local(n) => format!("local={n}"),
-            Arg::U32(v) => format!("u32={v}"),
-            Arg::F32(v) => format!("f32={v}"),
-        };
-        cmd.arg("--arg").arg(spec);
-        if matches!(a, Arg::Buf(_) | Arg::Zeros(_)) {
-            let p = dir.path(&format!("{tag}-out{i}.bin"));
-            cmd.arg("--out").arg(format!("{i}={}", p.display()));
-            outs.push(Some(p));
-        } else {
-            outs.push(None);
-        }
-    }
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "hsakit run {} failed:\n{}",
-        co.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    outs.into_iter()
-        .map(|p| p.map(|p| std::fs::read(p).unwrap()).unwrap_or_default())
-        .collect()
+fn run(co: &Path, kernel: &str, grid: &str, group: &str, args: &[Arg]) -> Vec<Vec<u8>> {
+    Run::new(co, kernel)
+        .grid(grid)
+        .group(group)
+        .args(args)
+        .run()
 }
 
 /// A deterministic stream of pseudo-random words (xorshift64*).
@@ -166,14 +118,14 @@ fn check<T: PartialEq + std::fmt::Debug>(what: &str, got: &[T], want: &[T]) {
 }
 
 /// Runs `body` for every configuration (skipping loudly without clang).
-fn each_config(file: &str, extra: &[&str], body: impl Fn(&oracles::Scratch, &Path, &str)) {
+fn each_config(file: &str, extra: &[&str], body: impl Fn(&Path, &str)) {
     if !oracles::clang_available() {
         return;
     }
     let dir = oracles::Scratch::new("emu-corpus");
     for c in &CONFIGS {
         let co = compile(&dir, file, c, extra);
-        body(&dir, &co, &format!("{file} {} v{}", c.mcpu, c.cov));
+        body(&co, &format!("{file} {} v{}", c.mcpu, c.cov));
     }
 }
 
@@ -197,9 +149,8 @@ fn vector_ops() {
             v => v,
         })
         .collect();
-    each_config("vector_ops.cl", &[], |dir, co, what| {
+    each_config("vector_ops.cl", &[], |co, what| {
         let out = run(
-            dir,
             co,
             "vector_ops",
             &N.to_string(),
@@ -238,9 +189,8 @@ fn reduce_lds() {
     const N: usize = 4096;
     let mut r = Rng(2);
     let input: Vec<u32> = (0..N).map(|_| r.next()).collect();
-    each_config("reduce_lds.cl", &[], |dir, co, what| {
+    each_config("reduce_lds.cl", &[], |co, what| {
         let out = run(
-            dir,
             co,
             "reduce_lds",
             &N.to_string(),
@@ -264,9 +214,8 @@ fn tile2d() {
     let (w, h) = (64usize, 48usize);
     let mut r = Rng(3);
     let input: Vec<f32> = (0..w * h).map(|_| r.next() as f32 * 1e-3).collect();
-    each_config("tile2d.cl", &[], |dir, co, what| {
+    each_config("tile2d.cl", &[], |co, what| {
         let out = run(
-            dir,
             co,
             "tile2d",
             &format!("{w},{h}"),
@@ -293,9 +242,8 @@ fn atomics() {
     const N: usize = 2048;
     let mut r = Rng(4);
     let input: Vec<u32> = (0..N).map(|_| r.next() >> 12).collect();
-    each_config("atomics.cl", &[], |dir, co, what| {
+    each_config("atomics.cl", &[], |co, what| {
         let out = run(
-            dir,
             co,
             "atomics",
             &N.to_string(),
@@ -330,9 +278,8 @@ fn scratch() {
     const N: usize = 256;
     let mut r = Rng(5);
     let input: Vec<i32> = (0..N).map(|_| r.range(0, 1000) as i32).collect();
-    each_config("scratch.cl", &[], |dir, co, what| {
+    each_config("scratch.cl", &[], |co, what| {
         let out = run(
-            dir,
             co,
             "scratch",
             &N.to_string(),
@@ -360,9 +307,8 @@ fn calls() {
     const N: usize = 128;
     let mut r = Rng(6);
     let input: Vec<i32> = (0..N).map(|_| r.range(-1000, 1000) as i32).collect();
-    each_config("calls.cl", &[], |dir, co, what| {
+    each_config("calls.cl", &[], |co, what| {
         let out = run(
-            dir,
             co,
             "calls",
             &N.to_string(),
@@ -399,9 +345,8 @@ fn f64() {
             v => v,
         })
         .collect();
-    each_config("f64.cl", &[], |dir, co, what| {
+    each_config("f64.cl", &[], |co, what| {
         let out = run(
-            dir,
             co,
             "f64",
             &N.to_string(),
@@ -443,9 +388,8 @@ fn half_math() {
     let a: Vec<f16> = (0..N).map(|_| sample()).collect();
     let b: Vec<f16> = (0..N).map(|_| sample()).collect();
     let bytes = |v: &[f16]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
-    each_config("half.cl", &[], |dir, co, what| {
+    each_config("half.cl", &[], |co, what| {
         let out = run(
-            dir,
             co,
             "half_math",
             &N.to_string(),
@@ -473,9 +417,8 @@ fn divergent() {
     const N: usize = 1024;
     let mut r = Rng(9);
     let input: Vec<u32> = (0..N).map(|_| r.range(1, 100_000) as u32).collect();
-    each_config("divergent.cl", &[], |dir, co, what| {
+    each_config("divergent.cl", &[], |co, what| {
         let out = run(
-            dir,
             co,
             "divergent",
             &N.to_string(),
@@ -514,9 +457,8 @@ fn bits() {
     let mut input: Vec<u32> = (0..N).map(|_| r.next() >> (r.next() % 32)).collect();
     input[0] = 0;
     input[1] = u32::MAX;
-    each_config("bits.cl", &[], |dir, co, what| {
+    each_config("bits.cl", &[], |co, what| {
         let out = run(
-            dir,
             co,
             "bits",
             &N.to_string(),
@@ -561,9 +503,8 @@ fn rounding_case(extra: &[&str], flush: bool) {
             v
         }
     };
-    each_config("rounding.cl", extra, |dir, co, what| {
+    each_config("rounding.cl", extra, |co, what| {
         let out = run(
-            dir,
             co,
             "rounding",
             &N.to_string(),
@@ -636,9 +577,8 @@ fn trig_f64() {
     {
         a[i] = *v;
     }
-    each_config("trig_f64.cl", &[], |dir, co, what| {
+    each_config("trig_f64.cl", &[], |co, what| {
         let out = run(
-            dir,
             co,
             "trig_f64",
             &N.to_string(),

@@ -18,6 +18,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+use common::{Ran, Run};
+
 const BITCODE: &str = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";
 
 /// `clang-19` set to compile OpenCL C 2.0 at -O3 for `mcpu`, code object `cov`.
@@ -87,34 +90,16 @@ fn compile(dir: &oracles::Scratch, mcpu: &str, cov: u32) -> PathBuf {
 
 /// `hsakit run`'s stdout.
 fn run(co: &Path, kernel: &str, grid: &str, group: &str, bufs: &[PathBuf]) -> String {
-    let out = run_output(co, kernel, grid, group, bufs);
-    String::from_utf8(out.stdout).unwrap()
+    run_output(co, kernel, grid, group, bufs).stdout
 }
 
-/// Runs `hsakit run`, asserting success.
-fn run_output(
-    co: &Path,
-    kernel: &str,
-    grid: &str,
-    group: &str,
-    bufs: &[PathBuf],
-) -> std::process::Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hsakit"));
-    cmd.arg("run")
-        .arg(co)
-        .args(["--kernel", kernel, "--grid", grid, "--group", group])
-        .args(["--threads", "1"]);
-    for b in bufs {
-        cmd.arg("--arg").arg(format!("buf={}", b.display()));
-    }
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "hsakit run {} --kernel {kernel} failed:\n{}",
-        co.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+/// Runs `hsakit run` with one emulator thread, asserting success.
+fn run_output(co: &Path, kernel: &str, grid: &str, group: &str, bufs: &[PathBuf]) -> Ran {
+    let r = Run::new(co, kernel).grid(grid).group(group).threads(1);
+    bufs.iter()
+        .fold(r, |r, b| r.arg_file(b))
+        .try_run()
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Compiles and runs a host C program; returns its stdout.
@@ -299,7 +284,7 @@ fn stub_printf_runs_and_warns() {
         );
         let out = run_output(&co, "scalars", "64", "64", &bufs);
         assert!(out.stdout.is_empty(), "{mcpu} v{cov}: stub printf printed");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = &out.stderr;
         assert!(err.contains("stub"), "{mcpu} v{cov}: no warning: {err}");
     }
 }

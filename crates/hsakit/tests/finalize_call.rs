@@ -8,17 +8,9 @@
 use oracles::mutate::Rng;
 
 mod common;
-use common::hsakit;
+use common::{Arg, Run, hsakit};
 
 const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
-
-/// A kernel argument.
-enum Arg {
-    Buf(Vec<u8>),
-    Zeros(usize),
-    U32(u32),
-    U64(u64),
-}
 
 /// A dispatch of kernel `&name` of `tests/finalize/<name>.hsail` (or of
 /// another file).
@@ -45,46 +37,12 @@ impl<'a> Dispatch<'a> {
     /// Runs on `mcpu`; returns the final bytes of every buffer argument
     /// (in argument order; scalars give empty vectors).
     fn run(&self, mcpu: &str, args: &[Arg]) -> Vec<Vec<u8>> {
-        let dir = oracles::Scratch::new("finalize-call");
-        let kernel = format!("&{}", self.name);
-        let mut cli: Vec<String> = [
-            "run", &self.file, "--mcpu", mcpu, "--kernel", &kernel, "--grid", self.grid, "--group",
-            self.group,
-        ]
-        .map(String::from)
-        .to_vec();
-        let mut outs = Vec::new();
-        for (i, a) in args.iter().enumerate() {
-            let spec = match a {
-                Arg::Buf(bytes) => {
-                    let p = dir.path(&format!("in{i}.bin"));
-                    std::fs::write(&p, bytes).unwrap();
-                    format!("buf={}", p.display())
-                }
-                Arg::Zeros(n) => format!("zeros={n}"),
-                Arg::U32(v) => format!("u32={v}"),
-                Arg::U64(v) => format!("u64={v}"),
-            };
-            cli.extend(["--arg".to_string(), spec]);
-            if matches!(a, Arg::Buf(_) | Arg::Zeros(_)) {
-                let p = dir.path(&format!("out{i}.bin"));
-                cli.extend(["--out".to_string(), format!("{i}={}", p.display())]);
-                outs.push(Some(p));
-            } else {
-                outs.push(None);
-            }
-        }
-        let refs: Vec<&str> = cli.iter().map(String::as_str).collect();
-        let out = hsakit(&refs);
-        assert!(
-            out.status.success(),
-            "hsakit {refs:?} failed:\n{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        outs.iter()
-            .map(|p| p.as_ref().map_or(Vec::new(), |p| std::fs::read(p).unwrap()))
-            .collect()
+        Run::new(&self.file, &format!("&{}", self.name))
+            .mcpu(mcpu)
+            .grid(self.grid)
+            .group(self.group)
+            .args(args)
+            .run()
     }
 }
 
@@ -116,11 +74,7 @@ fn check(what: &str, mcpu: &str, got: &[u32], want: &[u32]) {
 fn check_in_out(d: &Dispatch<'_>, input: &[u32], out_words: usize, extra: Vec<Arg>, want: &[u32]) {
     for mcpu in TARGETS {
         let mut args = vec![Arg::Buf(bytes(input)), Arg::Zeros(4 * out_words)];
-        args.extend(extra.iter().map(|a| match a {
-            Arg::U32(v) => Arg::U32(*v),
-            Arg::U64(v) => Arg::U64(*v),
-            _ => unreachable!("scalar arguments only"),
-        }));
+        args.extend(extra.iter().cloned());
         let got = d.run(mcpu, &args);
         check(d.name, mcpu, &words(&got[1]), want);
     }

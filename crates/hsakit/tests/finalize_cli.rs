@@ -7,11 +7,11 @@
 //! `llvm-readelf-19 --notes`, and its `-S` output must re-assemble with
 //! `hsakit as` to the same bytes.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 mod common;
-use common::hsakit;
+use common::{Arg, Run, hsakit};
 
 const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
 
@@ -50,64 +50,24 @@ fn f32s(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-fn read_u32s(p: &Path) -> Vec<u32> {
-    std::fs::read(p)
-        .unwrap()
+/// Runs `r` (with two emulator threads); the words of buffer argument
+/// `out`.
+fn run(r: Run, out: usize) -> Vec<u32> {
+    r.threads(2).run()[out]
         .chunks(4)
         .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
         .collect()
 }
 
-/// Runs `file` (an `.hsail`) on `mcpu` with `args` (buffers are written to
-/// the scratch directory first) and returns the final bytes of buffer
-/// argument `out`.
-struct Run<'a> {
-    file: String,
-    kernel: &'a str,
-    grid: &'a str,
-    group: &'a str,
-}
-
-enum Arg {
-    Buf(Vec<u8>),
-    Zeros(usize),
-    U32(u32),
-}
-
-fn run(r: &Run<'_>, mcpu: &str, args: &[Arg], out: usize) -> Vec<u32> {
-    let dir = oracles::Scratch::new("finalize-run");
-    let mut cli: Vec<String> = vec![
-        "run".into(),
-        r.file.clone(),
-        "--mcpu".into(),
-        mcpu.into(),
-        "--kernel".into(),
-        r.kernel.into(),
-        "--grid".into(),
-        r.grid.into(),
-        "--group".into(),
-        r.group.into(),
-        "--threads".into(),
-        "2".into(),
-    ];
-    for (i, a) in args.iter().enumerate() {
-        cli.push("--arg".into());
-        cli.push(match a {
-            Arg::Buf(bytes) => {
-                let p = dir.path(&format!("in{i}.bin"));
-                std::fs::write(&p, bytes).unwrap();
-                format!("buf={}", p.display())
-            }
-            Arg::Zeros(n) => format!("zeros={n}"),
-            Arg::U32(v) => format!("u32={v}"),
-        });
+/// Runs kernel `k` of `tests/finalize/<file>` (grid `grid`, work-groups
+/// of `group`) with `args` on every target and compares the words of
+/// buffer argument `out` with `want`.
+fn check_targets([file, k, grid, group]: [&str; 4], args: &[Arg], out: usize, want: &[u32]) {
+    for mcpu in TARGETS {
+        let r = Run::new(kernel(file), k).grid(grid).group(group);
+        let got = run(r.mcpu(mcpu).args(args), out);
+        check(k, mcpu, &got, want);
     }
-    let out_path = dir.path("out.bin");
-    cli.push("--out".into());
-    cli.push(format!("{out}={}", out_path.display()));
-    let refs: Vec<&str> = cli.iter().map(String::as_str).collect();
-    ok(&refs);
-    read_u32s(&out_path)
 }
 
 fn check(name: &str, mcpu: &str, got: &[u32], want: &[u32]) {
@@ -138,21 +98,17 @@ fn vector_add_runs() {
         .to_string();
     for mcpu in TARGETS {
         for name in ["vec_add", "&vec_add"] {
-            let r = Run {
-                file: file.clone(),
-                kernel: name,
-                grid: "100",
-                group: "64",
-            };
             let got = run(
-                &r,
-                mcpu,
-                &[
-                    Arg::Buf(f32s(&a)),
-                    Arg::Buf(f32s(&b)),
-                    Arg::Zeros(4 * n),
-                    Arg::U32(limit as u32),
-                ],
+                Run::new(&file, name)
+                    .grid("100")
+                    .group("64")
+                    .mcpu(mcpu)
+                    .args(&[
+                        Arg::Buf(f32s(&a)),
+                        Arg::Buf(f32s(&b)),
+                        Arg::Zeros(4 * n),
+                        Arg::U32(limit as u32),
+                    ]),
                 2,
             );
             check("vec_add", mcpu, &got, &want);
@@ -186,21 +142,12 @@ fn int_arith_runs() {
             mulhi_s.wrapping_add(sy.max(-1000) as u32),
         ]);
     }
-    for mcpu in TARGETS {
-        let r = Run {
-            file: kernel("int_arith.hsail"),
-            kernel: "&int_arith",
-            grid: "128",
-            group: "64",
-        };
-        let got = run(
-            &r,
-            mcpu,
-            &[Arg::Buf(u32s(&a)), Arg::Buf(u32s(&b)), Arg::Zeros(32 * n)],
-            2,
-        );
-        check("int_arith", mcpu, &got, &want);
-    }
+    check_targets(
+        ["int_arith.hsail", "&int_arith", "128", "64"],
+        &[Arg::Buf(u32s(&a)), Arg::Buf(u32s(&b)), Arg::Zeros(32 * n)],
+        2,
+        &want,
+    );
 }
 
 #[test]
@@ -222,16 +169,12 @@ fn divergent_if_runs() {
             }
         })
         .collect();
-    for mcpu in TARGETS {
-        let r = Run {
-            file: kernel("divergent_if.hsail"),
-            kernel: "&collatz_step",
-            grid: "200",
-            group: "64",
-        };
-        let got = run(&r, mcpu, &[Arg::Buf(u32s(&data)), Arg::U32(n)], 0);
-        check("collatz_step", mcpu, &got, &want);
-    }
+    check_targets(
+        ["divergent_if.hsail", "&collatz_step", "200", "64"],
+        &[Arg::Buf(u32s(&data)), Arg::U32(n)],
+        0,
+        &want,
+    );
 }
 
 #[test]
@@ -261,16 +204,12 @@ fn uniform_and_divergent_flow_nest() {
     };
     for mcpu in TARGETS {
         for (n, flag) in [(10, 2), (5, 0), (0, 3), (4, 7)] {
-            let r = Run {
-                file: kernel("uniform_flow.hsail"),
-                kernel: "&uniform_flow",
-                grid: "256",
-                group: "64",
-            };
             let got = run(
-                &r,
-                mcpu,
-                &[Arg::Zeros(4 * grid), Arg::U32(n), Arg::U32(flag)],
+                Run::new(kernel("uniform_flow.hsail"), "&uniform_flow")
+                    .grid("256")
+                    .group("64")
+                    .mcpu(mcpu)
+                    .args(&[Arg::Zeros(4 * grid), Arg::U32(n), Arg::U32(flag)]),
                 0,
             );
             check("uniform_flow", mcpu, &got, &expect(n, flag));
@@ -304,16 +243,12 @@ fn nested_loops_with_several_back_edges_run() {
             acc.wrapping_add(i * 1000)
         })
         .collect();
-    for mcpu in TARGETS {
-        let r = Run {
-            file: kernel("nested_loops.hsail"),
-            kernel: "&nested_loops",
-            grid: "256",
-            group: "64",
-        };
-        let got = run(&r, mcpu, &[Arg::Buf(u32s(&input)), Arg::Zeros(4 * n)], 1);
-        check("nested_loops", mcpu, &got, &want);
-    }
+    check_targets(
+        ["nested_loops.hsail", "&nested_loops", "256", "64"],
+        &[Arg::Buf(u32s(&input)), Arg::Zeros(4 * n)],
+        1,
+        &want,
+    );
 }
 
 /// The spill kernels (checked against gccbrig by finalize_gccbrig.rs)
@@ -350,16 +285,12 @@ fn loop_runs() {
             acc
         })
         .collect();
-    for mcpu in TARGETS {
-        let r = Run {
-            file: kernel("loop.hsail"),
-            kernel: "loop",
-            grid: "192",
-            group: "64",
-        };
-        let got = run(&r, mcpu, &[Arg::Buf(u32s(&input)), Arg::Zeros(4 * n)], 1);
-        check("loop", mcpu, &got, &want);
-    }
+    check_targets(
+        ["loop.hsail", "loop", "192", "64"],
+        &[Arg::Buf(u32s(&input)), Arg::Zeros(4 * n)],
+        1,
+        &want,
+    );
 }
 
 #[test]
@@ -391,26 +322,17 @@ fn arith64_runs() {
             want.push((v >> 32) as u32);
         }
     }
-    for mcpu in TARGETS {
-        let r = Run {
-            file: kernel("arith64.hsail"),
-            kernel: "&arith64",
-            grid: "64",
-            group: "32",
-        };
-        let got = run(
-            &r,
-            mcpu,
-            &[
-                Arg::Buf(u64s(&a)),
-                Arg::Buf(u64s(&b)),
-                Arg::Zeros(64 * n),
-                Arg::U32(sh),
-            ],
-            2,
-        );
-        check("arith64", mcpu, &got, &want);
-    }
+    check_targets(
+        ["arith64.hsail", "&arith64", "64", "32"],
+        &[
+            Arg::Buf(u64s(&a)),
+            Arg::Buf(u64s(&b)),
+            Arg::Zeros(64 * n),
+            Arg::U32(sh),
+        ],
+        2,
+        &want,
+    );
 }
 
 #[test]
@@ -438,21 +360,12 @@ fn f32_math_runs() {
             ((i as u64).wrapping_mul(0x0123_4567_89ab_cdef) as f32).to_bits(),
         ]);
     }
-    for mcpu in TARGETS {
-        let r = Run {
-            file: kernel("f32_math.hsail"),
-            kernel: "&f32_math",
-            grid: "96",
-            group: "64",
-        };
-        let got = run(
-            &r,
-            mcpu,
-            &[Arg::Buf(f32s(&x)), Arg::Buf(f32s(&y)), Arg::Zeros(32 * n)],
-            2,
-        );
-        check("f32_math", mcpu, &got, &want);
-    }
+    check_targets(
+        ["f32_math.hsail", "&f32_math", "96", "64"],
+        &[Arg::Buf(f32s(&x)), Arg::Buf(f32s(&y)), Arg::Zeros(32 * n)],
+        2,
+        &want,
+    );
 }
 
 #[test]
@@ -477,16 +390,12 @@ fn dispatch_values_in_two_dimensions() {
             ]);
         }
     }
-    for mcpu in TARGETS {
-        let r = Run {
-            file: kernel("dispatch.hsail"),
-            kernel: "&dispatch",
-            grid: "20,3",
-            group: "8,2",
-        };
-        let got = run(&r, mcpu, &[Arg::Zeros(want.len() * 4), Arg::U32(packed)], 0);
-        check("dispatch", mcpu, &got, &want);
-    }
+    check_targets(
+        ["dispatch.hsail", "&dispatch", "20,3", "8,2"],
+        &[Arg::Zeros(want.len() * 4), Arg::U32(packed)],
+        0,
+        &want,
+    );
 }
 
 #[test]
@@ -500,13 +409,14 @@ fn brig_input_runs() {
         &brig.display().to_string(),
     ]);
     let input: Vec<u32> = (0..64).collect();
-    let r = Run {
-        file: brig.display().to_string(),
-        kernel: "&loop",
-        grid: "64",
-        group: "64",
-    };
-    let got = run(&r, "gfx90a", &[Arg::Buf(u32s(&input)), Arg::Zeros(256)], 1);
+    let got = run(
+        Run::new(brig.display().to_string(), "&loop")
+            .grid("64")
+            .group("64")
+            .mcpu("gfx90a")
+            .args(&[Arg::Buf(u32s(&input)), Arg::Zeros(256)]),
+        1,
+    );
     let want: Vec<u32> = (0..64u32)
         .map(|i| {
             let mut acc = 7u32;
@@ -660,13 +570,14 @@ fn group_reverse_runs() {
         ]);
     }
     for mcpu in TARGETS {
-        let r = Run {
-            file: kernel("group_reverse.hsail"),
-            kernel: "&group_reverse",
-            grid: "512",
-            group: "128",
-        };
-        let got = run(&r, mcpu, &[Arg::Buf(u32s(&input)), Arg::Zeros(24 * n)], 1);
+        let got = run(
+            Run::new(kernel("group_reverse.hsail"), "&group_reverse")
+                .grid("512")
+                .group("128")
+                .mcpu(mcpu)
+                .args(&[Arg::Buf(u32s(&input)), Arg::Zeros(24 * n)]),
+            1,
+        );
         check("group_reverse", mcpu, &got, &want);
         // The group segment: 8 + 1024 (module scope, the second 8-aligned)
         // + 512 (16-aligned) + 128 + 256.
@@ -747,16 +658,12 @@ fn divrem_runs() {
         ]);
     }
     for mcpu in TARGETS {
-        let r = Run {
-            file: kernel("divrem.hsail"),
-            kernel: "&divrem",
-            grid: "256",
-            group: "64",
-        };
         let got = run(
-            &r,
-            mcpu,
-            &[Arg::Buf(u32s(&a)), Arg::Buf(u32s(&b)), Arg::Zeros(28 * n)],
+            Run::new(kernel("divrem.hsail"), "&divrem")
+                .grid("256")
+                .group("64")
+                .mcpu(mcpu)
+                .args(&[Arg::Buf(u32s(&a)), Arg::Buf(u32s(&b)), Arg::Zeros(28 * n)]),
             2,
         );
         let mut want = want.clone();
@@ -775,13 +682,14 @@ fn atomics_run() {
     init[6] = 0x7fff_ffff;
     init[8] = 5;
     for mcpu in TARGETS {
-        let r = Run {
-            file: kernel("atomics.hsail"),
-            kernel: "&atomics",
-            grid: "256",
-            group: "64",
-        };
-        let got = run(&r, mcpu, &[Arg::Buf(u32s(&init))], 0);
+        let got = run(
+            Run::new(kernel("atomics.hsail"), "&atomics")
+                .grid("256")
+                .group("64")
+                .mcpu(mcpu)
+                .args(&[Arg::Buf(u32s(&init))]),
+            0,
+        );
         let sum: u32 = (0..n).sum();
         let want_counters = [
             n,

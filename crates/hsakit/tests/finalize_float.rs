@@ -13,7 +13,9 @@
 //! relaxed accordingly.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
+use common::Run;
 
 use rustc_apfloat::ieee::{Double, Half, Quad, Single};
 use rustc_apfloat::{Float, FloatConvert, Round};
@@ -682,59 +684,25 @@ fn result_mask(op: &Op) -> u64 {
 // ---------------------------------------------------------------------------
 // Running.
 
-fn hsakit() -> &'static str {
-    env!("CARGO_BIN_EXE_hsakit")
-}
-
 /// Runs a kernel on `mcpu` with `inputs` (bit patterns of the source type).
-fn run(k: &Kernel, mcpu: &str, inputs: &[Vec<u64>], dir: &Path) -> Vec<u64> {
+fn run(k: &Kernel, mcpu: &str, inputs: &[Vec<u64>]) -> Vec<u64> {
     let es = (bits_of(&k.src) / 8).max(1) as usize;
-    let mut args = Vec::new();
-    for (i, vals) in inputs.iter().enumerate() {
-        let p = dir.join(format!("{}_in{i}.bin", k.name));
+    let mut r = Run::new(&k.path, &k.name).grid(k.grid).group(64).mcpu(mcpu);
+    for vals in inputs {
         let bytes: Vec<u8> = vals
             .iter()
             .flat_map(|v| v.to_le_bytes()[..es].to_vec())
             .collect();
-        std::fs::write(&p, bytes).unwrap();
-        args.push(format!("buf={}", p.display()));
+        r = r.arg_buf(&bytes);
     }
-    let out_bytes = 8 * k.ops.len() * k.grid;
-    args.push(format!("zeros={out_bytes}"));
-    let out = dir.join(format!("{}_{mcpu}_out.bin", k.name));
-    let mut cmd = Command::new(hsakit());
-    cmd.arg("run")
-        .arg(&k.path)
-        .args([
-            "--kernel",
-            &k.name,
-            "--grid",
-            &k.grid.to_string(),
-            "--group",
-            "64",
-        ])
-        .args(["--mcpu", mcpu])
-        .arg("--out")
-        .arg(format!("{}={}", k.inputs, out.display()));
-    for a in &args {
-        cmd.arg("--arg").arg(a);
-    }
-    let o = cmd.output().unwrap();
-    assert!(
-        o.status.success(),
-        "{} on {mcpu}: {}",
-        k.path.display(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    std::fs::read(&out)
-        .unwrap()
+    r.arg_zeros(8 * k.ops.len() * k.grid).run()[k.inputs]
         .chunks(8)
         .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
         .collect()
 }
 
 /// Checks one kernel file on both targets; returns the mismatches.
-fn check(path: &Path, dir: &Path) -> Vec<String> {
+fn check(path: &Path) -> Vec<String> {
     let k = parse_kernel(path);
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15 ^ k.name.len() as u64);
     let inputs: Vec<Vec<u64>> = (0..k.inputs)
@@ -748,7 +716,7 @@ fn check(path: &Path, dir: &Path) -> Vec<String> {
     };
     let mut errors = Vec::new();
     for mcpu in ["gfx900", "gfx90a"] {
-        let out = run(&k, mcpu, &inputs, dir);
+        let out = run(&k, mcpu, &inputs);
         for i in 0..k.grid {
             let ins = [0, 1, 2].map(|j| inputs.get(j).map_or(0, |v| v[i]));
             for (n, op) in k.ops.iter().enumerate() {
@@ -832,14 +800,11 @@ fn kernels(prefix: &str) -> Vec<PathBuf> {
 }
 
 fn check_all(prefix: &str) {
-    let scratch = oracles::Scratch::new(&format!("finalize_float_{prefix}"));
-    let dir = scratch.path("");
-    std::fs::create_dir_all(&dir).unwrap();
     let mut errors = Vec::new();
     let files = kernels(prefix);
     assert!(!files.is_empty());
     for f in &files {
-        errors.extend(check(f, &dir));
+        errors.extend(check(f));
     }
     let n = errors.len();
     // One line per failing instruction and target, then the first ones.

@@ -13,7 +13,8 @@
 //! dwords) and writes result `k` to `out[256i + 8k]`, 32-bit results in the
 //! low half of the slot.
 
-use std::process::Command;
+mod common;
+use common::Run;
 
 const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
 const SLOTS: usize = 32;
@@ -58,37 +59,20 @@ type Ref = (&'static str, fn(&In) -> u64);
 /// Runs `file`'s kernel `&name` on `inputs` for `mcpu`; the slots of each
 /// work-item.
 fn run(file: &str, name: &str, inputs: &[In], mcpu: &str) -> Vec<[u64; SLOTS]> {
-    let dir = oracles::Scratch::new("finalize-int");
-    let input = dir.path("in.bin");
     let bytes: Vec<u8> = inputs
         .iter()
         .flat_map(|x| x.0.iter().flat_map(|v| v.to_le_bytes()))
         .collect();
-    std::fs::write(&input, bytes).unwrap();
-    let out = dir.path("out.bin");
     let path = oracles::workspace_root().join("tests/finalize").join(file);
     let n = inputs.len();
-    let result = Command::new(env!("CARGO_BIN_EXE_hsakit"))
-        .arg("run")
-        .arg(&path)
-        .args(["--mcpu", mcpu, "--kernel", name, "--threads", "2"])
-        .args(["--grid", &n.to_string(), "--group", "64"])
-        .arg("--arg")
-        .arg(format!("buf={}", input.display()))
-        .arg("--arg")
-        .arg(format!("zeros={}", n * SLOTS * 8))
-        .arg("--out")
-        .arg(format!("1={}", out.display()))
-        .output()
-        .expect("cannot run hsakit");
-    assert!(
-        result.status.success(),
-        "hsakit run {file} --mcpu {mcpu} failed:\n{}{}",
-        String::from_utf8_lossy(&result.stdout),
-        String::from_utf8_lossy(&result.stderr)
-    );
-    std::fs::read(&out)
-        .unwrap()
+    Run::new(path, name)
+        .mcpu(mcpu)
+        .threads(2)
+        .grid(n)
+        .group(64)
+        .arg_buf(&bytes)
+        .arg_zeros(n * SLOTS * 8)
+        .run()[1]
         .chunks(SLOTS * 8)
         .map(|item| {
             let mut s = [0u64; SLOTS];

@@ -7,6 +7,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+mod common;
+use common::Run;
+
 const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
 
 /// One kernel argument of the header.
@@ -97,37 +100,21 @@ fn test(name: &str) -> Test {
 
 /// Runs `t` on `mcpu`; returns every buffer argument's final bytes.
 fn run(t: &Test, mcpu: &str) -> Vec<Vec<u8>> {
-    let dir = oracles::Scratch::new("finalize-mem");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hsakit"));
-    cmd.arg("run")
-        .arg(&t.file)
-        .args(["--mcpu", mcpu, "--kernel", &t.kernel])
-        .args(["--grid", &t.grid, "--group", &t.group, "--threads", "2"]);
-    let mut outs = Vec::new();
-    for (i, a) in t.args.iter().enumerate() {
-        match a {
-            Arg::Buf(bytes) => {
-                let p = dir.path(&format!("in{i}.bin"));
-                std::fs::write(&p, bytes).unwrap();
-                cmd.arg("--arg").arg(format!("buf={}", p.display()));
-                let o = dir.path(&format!("out{i}.bin"));
-                cmd.arg("--out").arg(format!("{i}={}", o.display()));
-                outs.push(o);
-            }
-            Arg::Scalar(s) => {
-                cmd.arg("--arg").arg(s);
-            }
-        }
-    }
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{} on {mcpu}:\n{}{}",
-        t.file.display(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    outs.iter().map(|p| std::fs::read(p).unwrap()).collect()
+    let r = Run::new(&t.file, &t.kernel)
+        .mcpu(mcpu)
+        .grid(&t.grid)
+        .group(&t.group)
+        .threads(2);
+    let r = t.args.iter().fold(r, |r, a| match a {
+        Arg::Buf(bytes) => r.arg_buf(bytes),
+        Arg::Scalar(s) => r.arg(s),
+    });
+    r.run()
+        .into_iter()
+        .zip(&t.args)
+        .filter(|(_, a)| matches!(a, Arg::Buf(_)))
+        .map(|(b, _)| b)
+        .collect()
 }
 
 /// The initial buffers of `t`, in argument order.

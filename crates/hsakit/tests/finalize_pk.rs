@@ -15,14 +15,12 @@
 //!   round to nearest even, clamp to [0, 255], NaN → 0.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
+use common::Run;
 
 use rustc_apfloat::ieee::{Half, Single};
 use rustc_apfloat::{Float, Round, StatusAnd};
-
-fn hsakit() -> &'static str {
-    env!("CARGO_BIN_EXE_hsakit")
-}
 
 fn kernel_path(stem: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../tests/finalize/{stem}.hsail"))
@@ -87,31 +85,12 @@ fn run(stem: &str, mcpu: &str, inputs: &[Vec<u8>], out_len: usize) -> Vec<u8> {
 
 /// [`run`] with `grid` work-items.
 fn run_grid(stem: &str, mcpu: &str, inputs: &[Vec<u8>], out_len: usize, grid: u32) -> Vec<u8> {
-    let dir = std::env::temp_dir().join(format!("hsakit-pk-{}-{stem}-{mcpu}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut cmd = Command::new(hsakit());
-    let grid = grid.to_string();
-    cmd.arg("run").arg(kernel_path(stem)).args([
-        "--kernel", stem, "--grid", &grid, "--group", "64", "--mcpu", mcpu,
-    ]);
-    for (i, bytes) in inputs.iter().enumerate() {
-        let p = dir.join(format!("in{i}.bin"));
-        std::fs::write(&p, bytes).unwrap();
-        cmd.arg("--arg").arg(format!("buf={}", p.display()));
-    }
-    let out = dir.join("out.bin");
-    cmd.arg("--arg").arg(format!("zeros={out_len}"));
-    cmd.arg("--out")
-        .arg(format!("{}={}", inputs.len(), out.display()));
-    let o = cmd.output().unwrap();
-    assert!(
-        o.status.success(),
-        "{stem} on {mcpu}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let bytes = std::fs::read(&out).unwrap();
-    std::fs::remove_dir_all(&dir).ok();
-    bytes
+    let r = Run::new(kernel_path(stem), stem)
+        .grid(grid)
+        .group(64)
+        .mcpu(mcpu);
+    let r = inputs.iter().fold(r, |r, bytes| r.arg_buf(bytes));
+    r.arg_zeros(out_len).run().swap_remove(inputs.len())
 }
 
 /// One `// #k` instruction of a kernel: opcode, modifiers and type.

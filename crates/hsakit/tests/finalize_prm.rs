@@ -20,71 +20,31 @@
 
 use std::process::Command;
 
+mod common;
+use common::Run;
+
 const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
 
-/// Runs kernel `kernel` of `tests/finalize/<stem>.hsail` on `mcpu` with one
-/// zero-filled output buffer of `out_bytes` bytes as its only argument and
-/// returns the buffer's final contents.
-fn run_one_output(
-    stem: &str,
-    kernel: &str,
-    grid: &str,
-    group: &str,
-    mcpu: &str,
-    out_bytes: usize,
-) -> Vec<u8> {
-    run_in_out(stem, [kernel, grid, group, mcpu], None, out_bytes)
-}
-
-/// Like [`run_one_output`], with an input buffer holding `input` as the
-/// first argument when given (the output buffer is then the second).
-fn run_in_out(
-    stem: &str,
-    [kernel, grid, group, mcpu]: [&str; 4],
-    input: Option<&[u8]>,
-    out_bytes: usize,
-) -> Vec<u8> {
+/// Kernel `kernel` of `tests/finalize/<stem>.hsail`.
+fn prm_run(stem: &str, kernel: &str) -> Run {
     let file = oracles::workspace_root()
         .join("tests/finalize")
         .join(format!("{stem}.hsail"));
-    let dir = oracles::Scratch::new("finalize-prm");
-    let out = dir.path("out.bin");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hsakit"));
-    cmd.arg("run").arg(&file).args([
-        "--mcpu", mcpu, "--kernel", kernel, "--grid", grid, "--group", group,
-    ]);
-    if let Some(bytes) = input {
-        let path = dir.path("in.bin");
-        std::fs::write(&path, bytes).expect("cannot write the input");
-        cmd.arg(format!("--arg=buf={}", path.display()));
-    }
-    let index = usize::from(input.is_some());
-    let status = cmd
-        .arg(format!("--arg=zeros={out_bytes}"))
-        .arg(format!("--out={index}={}", out.display()))
-        .output()
-        .expect("cannot run hsakit");
-    assert!(
-        status.status.success(),
-        "{stem} on {mcpu}: hsakit run failed:\n{}",
-        String::from_utf8_lossy(&status.stderr)
-    );
-    std::fs::read(&out).expect("no output buffer")
+    Run::new(file, kernel)
 }
 
-/// Runs `run_one_output` on every target and compares the words with
-/// `want` (the output buffer is as large as `want`).
+/// Runs kernel `kernel` of `tests/finalize/<stem>.hsail` on every target
+/// with one zero-filled output buffer as large as `want` as its only
+/// argument and compares the buffer's words with `want`.
 fn check_on_targets(stem: &str, kernel: &str, grid: &str, group: &str, want: &[u32]) {
     for mcpu in TARGETS {
-        let got = words(&run_one_output(
-            stem,
-            kernel,
-            grid,
-            group,
-            mcpu,
-            want.len() * 4,
-        ));
-        assert_words(&format!("{stem} on {mcpu}"), &got, want);
+        let out = prm_run(stem, kernel)
+            .grid(grid)
+            .group(group)
+            .mcpu(mcpu)
+            .arg_zeros(want.len() * 4)
+            .run();
+        assert_words(&format!("{stem} on {mcpu}"), &words(&out[0]), want);
     }
 }
 
@@ -295,7 +255,14 @@ fn prm_10_5_align_passes_an_aligned_byte_array() {
     want.extend_from_slice(&u32::from(input[8]).to_le_bytes());
     want.extend_from_slice(&[0; 4]);
     for mcpu in TARGETS {
-        let got = run_in_out("prm_10_5_align", ["&k", "1", "1", mcpu], Some(&input), 16);
+        let got = prm_run("prm_10_5_align", "&k")
+            .grid(1)
+            .group(1)
+            .mcpu(mcpu)
+            .arg_buf(&input)
+            .arg_zeros(16)
+            .run()
+            .swap_remove(1);
         assert_eq!(got, want, "prm_10_5_align on {mcpu}");
     }
 }

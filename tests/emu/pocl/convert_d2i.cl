@@ -11,15 +11,11 @@
 // inputs: see convert_f2i.cl).
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-__kernel void convert_d2i(__global int *o32, __global long *o64,
-                          __global const double *a, __global const double *b) {
-  size_t i = get_global_id(0);
-  double x = a[i], y = b[i];
-  __global int *o = o32 + i * 16;
-  o[0] = convert_int_sat(x);
-  o[1] = convert_int_sat_rte(x);
-  o[2] = convert_int_sat_rtp(x);
-  o[3] = convert_int_sat_rtn(x);
+#define T double
+#define KERNEL_NAME convert_d2i
+
+// The double-only int results.
+static void int_rest(__global int *o, double x, double y) {
   o[4] = (int)convert_uint_sat(x);
   o[5] = (int)convert_uint_sat_rte(x);
   o[6] = convert_short_sat(x);
@@ -32,13 +28,13 @@ __kernel void convert_d2i(__global int *o32, __global long *o64,
   o[13] = convert_int(y * 0.1);
   o[14] = (int)convert_uint(fabs(y));
   o[15] = convert_char_sat_rtz(y);
-  __global long *p = o64 + i * 8;
-  p[0] = convert_long_sat(x);
-  p[1] = convert_long_sat_rte(x);
-  p[2] = convert_long_sat_rtp(x);
-  p[3] = convert_long_sat_rtn(x);
-  p[4] = (long)convert_ulong_sat(x);
+}
+
+// The double-only long results.
+static void long_rest(__global long *p, double x, double y) {
   p[5] = convert_long_rte(y * 1e6);
   p[6] = convert_long_rtn(y * 1e6);
   p[7] = (long)convert_ulong_rtp(fabs(y) * 1e6) + convert_long(y);
 }
+
+#include "convert_f2i_d2i.inc"
