@@ -303,6 +303,13 @@ fn finalize_with(bytes: &[u8], loc: &Locator<'_>, opts: &Options) -> Result<Fina
     let mut wo = WriteOptions::new(opts.target.clone(), opts.code_object_version);
     wo.metadata = Some(metadata.clone());
     wo.kd_visibility = vec![amdgpu_object::elf::STV_DEFAULT; kernels.len()];
+    // The symbol order `-S` text gets from an assembler and ld.lld: every
+    // kernel's code symbol, then every descriptor (the text prints all
+    // kernels, then all `.amdhsa_kernel` blocks).
+    wo.symbol_order = (0..kernels.len())
+        .map(|i| 2 * i)
+        .chain((0..kernels.len()).map(|i| 2 * i + 1))
+        .collect();
     wo.data = data.bytes.clone();
     wo.data_align = u64::from(data.align);
     let mut code_object = write(&kernels, &descriptors, &wo)?;
