@@ -97,3 +97,13 @@ fn gfx90a_random() {
 fn gfx942_random() {
     run(Target::Gfx942);
 }
+
+#[test]
+fn gfx904_random() {
+    run(Target::Gfx904);
+}
+
+#[test]
+fn gfx9_generic_random() {
+    run(Target::Gfx9Generic);
+}

@@ -109,7 +109,8 @@ fn e_type_name(t: u16) -> String {
 }
 
 /// `e_flags` as llvm-readelf writes it for AMDGPU v4+: hex, processor,
-/// `xnack`/`xnack+`/`xnack-`, `sramecc`/`sramecc+`/`sramecc-`.
+/// `xnack`/`xnack+`/`xnack-`, `sramecc`/`sramecc+`/`sramecc-`, then
+/// `generic_vN` when the generic version (bits 24–31, v6) is set.
 fn flags_text(co: &CodeObject<'_>) -> String {
     let f = co.header.e_flags;
     let mut s = format!("0x{f:X}");
@@ -130,6 +131,10 @@ fn flags_text(co: &CodeObject<'_>) -> String {
                 }
                 _ => {}
             }
+        }
+        let generic = f >> amdgpu_isa::target::EF_AMDGPU_GENERIC_VERSION_OFFSET;
+        if generic != 0 {
+            let _ = write!(s, ", generic_v{generic}");
         }
     }
     s

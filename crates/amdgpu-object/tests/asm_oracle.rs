@@ -52,10 +52,17 @@ fn sources() -> Vec<(String, &'static str, String)> {
         let stem = f.file_stem().unwrap().to_str().unwrap().to_string();
         // Header directive `// hsakit-as: mcpu=NAME` (default gfx90a).
         let first = text.lines().next().unwrap_or("");
-        let mcpu = ["gfx900", "gfx906", "gfx90a", "gfx942"]
-            .into_iter()
-            .find(|m| first.contains(&format!("mcpu={m} ")))
-            .unwrap_or("gfx90a");
+        let mcpu = [
+            "gfx900",
+            "gfx904",
+            "gfx906",
+            "gfx90a",
+            "gfx942",
+            "gfx9-generic",
+        ]
+        .into_iter()
+        .find(|m| first.contains(&format!("mcpu={m} ")))
+        .unwrap_or("gfx90a");
         out.push((stem, mcpu, text));
     }
     out

@@ -430,8 +430,10 @@ fn sections_symbols_and_kernels_match_readelf() {
     let cl = inputs().join("kernels.cl");
     for (mcpu, cov) in [
         ("gfx900", 4),
+        ("gfx904", 5),
         ("gfx90a", 5),
         ("gfx942", 5),
+        ("gfx9-generic", 6),
         ("gfx1100", 5),
         ("gfx90a:sramecc-:xnack+", 5),
         ("gfx942:sramecc+", 4),

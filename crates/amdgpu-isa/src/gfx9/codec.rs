@@ -517,13 +517,8 @@ fn is_ds2(def: &InstDef) -> bool {
 /// Per target: (family, opcode) → the row the decoder picks (among aliases
 /// sharing an encoding, the one whose mnemonic is the printed name).
 fn decode_index(target: Target) -> &'static HashMap<(Family, u16), &'static InstDef> {
-    static INDEX: [OnceLock<HashMap<(Family, u16), &'static InstDef>>; 5] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
+    static INDEX: [OnceLock<HashMap<(Family, u16), &'static InstDef>>; Target::COUNT] =
+        [const { OnceLock::new() }; Target::COUNT];
     INDEX[target.index()].get_or_init(|| {
         let mut map: HashMap<(Family, u16), &'static InstDef> = HashMap::new();
         for d in INSTRUCTIONS {
@@ -1100,8 +1095,10 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
             // Bit 25: gfx90a `scc`, gfx942 `sc1`; ignored before.
             mods.sc1 = matches!(target, Target::Gfx90a | Target::Gfx942) && w0 >> 25 & 1 == 1;
             let raw = w0 & 0x1FFF;
+            // FLAT takes a 12-bit unsigned offset in assembly, but
+            // llvm-objdump-19 prints the whole 13-bit field unsigned.
             mods.offset = if family == Family::Flat {
-                (raw & 0xFFF) as i32
+                raw as i32
             } else {
                 ((raw << 19) as i32) >> 19
             };
@@ -1354,12 +1351,14 @@ const SYSMSG_OPS: [&str; 5] = [
     "SYSMSG_OP_TTRACE_PC",
 ];
 
-/// Whether (id, op, stream) is a valid GFX9 message.
+/// Whether (id, op, stream) is a valid GFX9 message (llvm-mc-19: the
+/// system message `SYSMSG_OP_HOST_TRAP_ACK`, op 3, is "not supported on
+/// this GPU" and llvm-objdump-19 prints it as `sendmsg(15, 3, 0)`).
 fn msg_valid(id: u32, op: u32, stream: u32) -> bool {
     match id {
         2 => (1..=3).contains(&op),
         3 => op <= 3 && (op != 0 || stream == 0),
-        15 => (1..=4).contains(&op) && stream == 0,
+        15 => matches!(op, 1 | 2 | 4) && stream == 0,
         1 | 4..=10 => op == 0 && stream == 0,
         _ => false,
     }

@@ -218,7 +218,7 @@ fn assemble_with(source: &str, opts: &Options, want_listing: bool) -> Result<Ass
             column: 0,
             len: 0,
             message: format!(
-                "processor {} is not supported (GFX9 only: gfx900, gfx906, gfx90a, gfx942)",
+                "processor {} is not supported (GFX9 only: gfx900, gfx902, gfx904, gfx906, gfx908, gfx909, gfx90a, gfx90c, gfx940, gfx941, gfx942, gfx9-generic)",
                 opts.target.processor.name
             ),
             source: String::new(),
@@ -1301,7 +1301,7 @@ impl<'s> Asm<'s> {
             return Err(Errors(self.diags));
         }
         Ok(Assembly {
-            target: self.target,
+            target: self.target.for_code_object(self.cov),
             code_object_version: self.cov,
             sections: self.sections,
             symbols: self.symbols,
