@@ -319,7 +319,20 @@ fn dpp_ctrl_valid(c: u16, target: Target) -> bool {
         || (matches!(target, Target::Gfx90a | Target::Gfx942) && (0x150..=0x15F).contains(&c))
 }
 
-fn print_dpp_ctrl(c: u16) -> String {
+/// A DPP control as llvm-objdump-19 prints it on `target`: its modifier,
+/// or LLVM's comment for a value that is not one (row_newbcast before
+/// gfx90a, after an extra space, and GFX10's row_xmask get their own).
+fn print_dpp_ctrl(c: u16, target: Target) -> String {
+    if !dpp_ctrl_valid(c, target) {
+        return match c {
+            0x150..=0x15F => {
+                " /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */"
+            }
+            0x160..=0x16F => "/* row_xmask is not supported on ASICs earlier than GFX10 */",
+            _ => "/* Invalid dpp_ctrl value */",
+        }
+        .into();
+    }
     match c {
         0x000..=0x0FF => {
             let l: Vec<String> = (0..4).map(|k| (c >> (2 * k) & 3).to_string()).collect();
@@ -559,6 +572,22 @@ fn data_register(acc: bool, n: u32, width: u8) -> Operand {
 pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
     let w0 = word(bytes, 0, 0)?;
     let (family, opcode) = classify(w0);
+    let first = decode_as(bytes, target, family, opcode);
+    // An operand-less VOP1 (v_nop, v_clrexcp) ignores its src0 field: when
+    // src0 names SDWA or DPP but the second word is not a valid one,
+    // llvm-objdump-19 decodes the 4-byte form.
+    if first.is_err() && matches!(family, Family::Vop1Dpp | Family::Vop1Sdwa) {
+        let plain = decode_as(bytes, target, Family::Vop1, opcode);
+        if plain.as_ref().is_ok_and(|(i, _)| i.def.operands.is_empty()) {
+            return plain;
+        }
+    }
+    first
+}
+
+/// [`decode`] with the family and opcode already classified.
+fn decode_as(bytes: &[u8], target: Target, family: Family, opcode: u16) -> Result<(Inst, usize)> {
+    let w0 = word(bytes, 0, 0)?;
     let def = decode_index(target)
         .get(&(family, opcode))
         .copied()
@@ -675,7 +704,9 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
             }
         }
         Family::Vop1 | Family::Vop2 | Family::Vopc => {
-            if def.operands.iter().all(|r| r.is_empty()) && w0 & 0x01FE_01FF != 0 {
+            // Without operands the vdst field must be zero; src0 is ignored
+            // (llvm-objdump-19 prints `v_nop` for any src0).
+            if def.operands.iter().all(|r| r.is_empty()) && w0 & 0x01FE_0000 != 0 {
                 return Err(invalid(
                     def,
                     "operand fields of an instruction without operands",
@@ -765,11 +796,26 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
             let w1 = word(bytes, 4, 0)?;
             len = 8;
             let dpp = is_dpp(family);
+            if def.operands.is_empty() && w0 & 0x01FE_0000 != 0 {
+                return Err(invalid(
+                    def,
+                    "vdst field of an instruction without operands",
+                    2,
+                ));
+            }
+            // Operand-less DPP/SDWA (v_nop): the source fields must be zero;
+            // SDWA's selects and unused bits are ignored.
+            let unused = if dpp { 0x00F0_00FF } else { !0x4040_1F00 };
+            if def.operands.is_empty() && w1 & unused != 0 {
+                return Err(invalid(
+                    def,
+                    "source fields of an instruction without operands",
+                    4,
+                ));
+            }
             let (s0, s1) = if dpp {
+                // An invalid control still decodes (printed as a comment).
                 mods.dpp_ctrl = ((w1 >> 8) & 0x1FF) as u16;
-                if !dpp_ctrl_valid(mods.dpp_ctrl, target) {
-                    return Err(invalid(def, "invalid DPP control", 5));
-                }
                 mods.bound_ctrl = w1 >> 19 & 1 == 1;
                 mods.neg = ((w1 >> 20) & 1 | ((w1 >> 22) & 1) << 1) as u8;
                 mods.abs = ((w1 >> 21) & 1 | ((w1 >> 23) & 1) << 1) as u8;
@@ -777,7 +823,11 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
                 mods.row_mask = (w1 >> 28) as u8;
                 (false, false)
             } else {
-                if family != Family::VopcSdwa {
+                if def.operands.is_empty() {
+                    // v_nop_sdwa: nothing to print.
+                    mods.dst_sel = 6;
+                    mods.dst_unused = 0;
+                } else if family != Family::VopcSdwa {
                     if def.modifiers.contains(&"dst_sel") {
                         mods.dst_sel = ((w1 >> 8) & 7) as u8;
                         mods.dst_unused = ((w1 >> 11) & 3) as u8;
@@ -1938,7 +1988,7 @@ pub fn print(inst: &Inst) -> String {
         }
         Family::Vop1Dpp | Family::Vop2Dpp | Family::VopcDpp => {
             out.push(' ');
-            out.push_str(&print_dpp_ctrl(m.dpp_ctrl));
+            out.push_str(&print_dpp_ctrl(m.dpp_ctrl, inst.target));
             out.push_str(&format!(
                 " row_mask:{:#x} bank_mask:{:#x}",
                 m.row_mask, m.bank_mask
@@ -1965,10 +2015,12 @@ pub fn print(inst: &Inst) -> String {
                     SDWA_UNUSED[usize::from(m.dst_unused % 3)]
                 ));
             }
-            out.push_str(&format!(
-                " src0_sel:{}",
-                SDWA_SEL[usize::from(m.src_sel[0])]
-            ));
+            if !def.operands.is_empty() {
+                out.push_str(&format!(
+                    " src0_sel:{}",
+                    SDWA_SEL[usize::from(m.src_sel[0])]
+                ));
+            }
             if def.family != Family::Vop1Sdwa {
                 out.push_str(&format!(
                     " src1_sel:{}",
@@ -3573,7 +3625,10 @@ pub fn encode(inst: &Inst, target: Target) -> Result<Vec<u8>> {
                 _ => 0x7C00_0000 | op << 17,
             } | if dpp { 0xFA } else { 0xF9 };
             let bit = |v: u8, k: u32| u32::from(v >> k & 1);
-            let mut w1 = if dpp {
+            let mut w1 = if !dpp && def.operands.is_empty() {
+                // v_nop_sdwa: llvm-mc-19 writes a zero SDWA word.
+                0
+            } else if dpp {
                 // DPP has no sext bit: an integer source's sext is its neg bit.
                 let neg = m.neg | m.sext;
                 u32::from(m.dpp_ctrl & 0x1FF) << 8

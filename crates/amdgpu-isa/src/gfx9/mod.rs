@@ -647,6 +647,66 @@ mod tests {
     }
 
     #[test]
+    fn operand_less_vop1_and_dpp_comments_decode_like_llvm_objdump() {
+        // Expected texts and lengths: llvm-objdump-19 -d --mcpu=gfx900 (and
+        // gfx90a for row_newbcast) on these words.
+        /// Bytes, target, LLVM's text and length (None: `.long`).
+        type Case<'a> = (&'a [u8], Target, Option<(&'a str, usize)>);
+        let cases: [Case; 7] = [
+            // src0 = SDWA with an invalid SDWA word: the 4-byte v_nop.
+            (
+                &[0xf9, 0, 0, 0x7e, 6, 6, 6, 0],
+                Target::Gfx900,
+                Some(("v_nop", 4)),
+            ),
+            (
+                &[0xf9, 0, 0, 0x7e, 0, 0, 0, 0],
+                Target::Gfx900,
+                Some(("v_nop", 8)),
+            ),
+            (&[0x01, 0, 0, 0x7e], Target::Gfx900, Some(("v_nop", 4))),
+            (&[0x00, 0, 0x02, 0x7e], Target::Gfx900, None),
+            (
+                &[0xfa, 0, 0, 0x7e, 0, 0xe4, 0x01, 0xff],
+                Target::Gfx900,
+                Some((
+                    "v_nop /* Invalid dpp_ctrl value */ row_mask:0xf bank_mask:0xf",
+                    8,
+                )),
+            ),
+            (
+                &[0xfa, 0x02, 0x02, 0x7e, 0, 0x50, 0x01, 0xff],
+                Target::Gfx900,
+                Some((
+                    "v_mov_b32_dpp v1, v0  /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */ row_mask:0xf bank_mask:0xf",
+                    8,
+                )),
+            ),
+            (
+                &[0xfa, 0x02, 0x02, 0x7e, 0, 0x50, 0x01, 0xff],
+                Target::Gfx90a,
+                Some((
+                    "v_mov_b32_dpp v1, v0 row_newbcast:0 row_mask:0xf bank_mask:0xf",
+                    8,
+                )),
+            ),
+        ];
+        for (bytes, t, want) in cases {
+            let got = decode(bytes, t).map(|(i, len)| (print(&i), len));
+            match want {
+                Some((text, len)) => assert_eq!(got, Ok((text.to_string(), len)), "{bytes:x?}"),
+                None => assert!(got.is_err(), "{bytes:x?}: {got:?}"),
+            }
+        }
+        // llvm-mc-19: `v_nop_sdwa` is a zero SDWA word.
+        let inst = parse_line("v_nop_sdwa", Target::Gfx900).unwrap();
+        assert_eq!(
+            encode(&inst, Target::Gfx900).unwrap(),
+            [0xf9, 0, 0, 0x7e, 0, 0, 0, 0]
+        );
+    }
+
+    #[test]
     fn mix_instructions_per_target() {
         // llvm-mc-19: gfx900 `v_mad_mix_f32 v2, v3, v4, v5` and gfx904
         // `v_fma_mix_f32 v2, v3, v4, v5` are [0x02,0x00,0xa0,0xd3,0x03,0x09,0x16,0x04];
