@@ -47,6 +47,7 @@ use crate::metadata::Metadata;
 use crate::target::TargetId;
 
 mod expr;
+mod fold;
 mod link;
 mod object;
 mod yaml;
@@ -1139,7 +1140,7 @@ impl<'s> Asm<'s> {
                 text = format!("{}{v}", &stmt[..last_start]);
             }
         }
-        let text = self.substitute_absolutes(&text, mlen);
+        let text = fold::fold_constants(&self.substitute_absolutes(&text, mlen), mlen);
         let inst = match gfx9::parse_line(&text, self.isa) {
             Ok(inst) => inst,
             Err(gfx9::Error::Syntax { message, column }) => {
@@ -1241,12 +1242,16 @@ impl<'s> Asm<'s> {
             let n = ident_len(rest);
             // An identifier that starts a token (not the tail of `0x1f`).
             let starts_token = !out.ends_with(|p: char| p.is_ascii_alphanumeric() || p == '_');
+            // `offset:` and `{id: …}` keys and `hwreg(…)`-like operand
+            // syntax are keywords, not symbols.
+            let key = rest[n..].starts_with([':', '(']);
             if n > 0 && starts_token {
                 let word = &rest[..n];
                 match self
                     .by_name
                     .get(word)
                     .and_then(|&i| self.symbols[i].absolute)
+                    .filter(|_| !key)
                 {
                     Some(v) => out.push_str(&v.to_string()),
                     None => out.push_str(word),
