@@ -14,7 +14,7 @@
 //! offset:13 | vdst:8 acc . saddr:7 data:8 addr:8` (gfx942: sc0 = glc,
 //! nt = slc, sc1 at bit 25).
 
-use super::operand::{parse_int, parse_reg, parse_src};
+use super::operand::{apply_fp_modifiers, parse_int, parse_reg, parse_src};
 use super::table::INSTRUCTIONS;
 use super::{Error, Family, Inst, InstDef, Modifiers, Operand, Result, SrcType, Target};
 use std::collections::HashMap;
@@ -2458,6 +2458,11 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             && CPOL_FLAGS.contains(&flag)
             && (def.accepts(flag, target) || def.modifiers.contains(&flag))
         {
+            // llvm-mc-19: "duplicate cache policy modifier".
+            if seen_mods.contains(&flag) {
+                return Err(syntax("duplicate cache policy modifier", col));
+            }
+            seen_mods.push(flag);
             continue;
         }
         // llvm-mc takes modifiers only in the order LLVM prints them.
@@ -2653,6 +2658,14 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
     // Bind operand texts to roles (optional roles only when counts say so).
     let required = roles.iter().filter(|r| !is_opt(r)).count();
     let with_opt = opnds.len() > required;
+    // A load's data operand is optional only with `lds` (an atomic's: no
+    // return); llvm-mc-19: "too few operands for instruction".
+    let data_opt = roles
+        .iter()
+        .any(|r| is_opt(r) && matches!(role(r), "vdst" | "vdata"));
+    if data_opt && !with_opt && !mods.lds && !def.mnemonic.contains("atomic") {
+        return Err(syntax("too few operands for instruction", lead + 1));
+    }
     let ty = def.src_type();
     let mut operands = Vec::new();
     let mut it = opnds.iter();
@@ -2668,6 +2681,11 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             continue;
         }
         let Some(&(c, t)) = it.next() else {
+            // llvm-mc-19 takes an SMEM line without its offset as offset 0.
+            if def.family == Family::Smem && role(r) == "soffset" {
+                operands.push(Operand::Imm(0));
+                continue;
+            }
             return Err(syntax(
                 format!("missing operand `{}`", role(r)),
                 base + rest.len() + 1,
@@ -2701,6 +2719,11 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
                     .ok_or_else(|| syntax(format!("expected an integer, found `{t}`"), col))?;
                 if !(-32768..=65535).contains(&v) {
                     return Err(syntax("immediate out of 16-bit range", col));
+                }
+                // llvm-mc-19: the unsigned compares take a u16 (`s_cmpk_le_u32
+                // s2, -1` is an invalid operand), the others an s16 or u16.
+                if v < 0 && def.mnemonic.starts_with("s_cmpk_") && def.mnemonic.ends_with("_u32") {
+                    return Err(syntax("invalid operand for instruction", col));
                 }
                 Operand::Imm(v & 0xFFFF)
             }
@@ -2777,6 +2800,16 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
                     let fp = (r.split(':').any(|p| p == "m")
                         && !(is_sdwa(def.family) && (!float_src(def) || int_typed)))
                         || def.mnemonic.starts_with("v_div_scale");
+                    // e32 float forms apply the modifiers to a constant itself.
+                    let e32 = matches!(def.family, Family::Vop1 | Family::Vop2 | Family::Vopc);
+                    let folded = (neg || abs)
+                        .then_some(())
+                        .filter(|_| e32 && float_src(def))
+                        .and_then(|_| apply_fp_modifiers(&v, operand_type(def, i), w, neg, abs));
+                    let (v, neg, abs) = match folded {
+                        Some(c) => (c, false, false),
+                        None => (v, neg, abs),
+                    };
                     if (neg || abs) && !fp {
                         return Err(syntax("not a valid operand.", col));
                     }
@@ -2860,6 +2893,15 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             }
         }
         mods.op_sel = v;
+    }
+    // gfx940+ dot instructions take no op_sel bits and no op_sel_hi at all
+    // (llvm-mc-19: "invalid op_sel operand", even for op_sel_hi:[1,1,1]).
+    if target == Target::Gfx942
+        && def.family == Family::Vop3p
+        && def.mnemonic.starts_with("v_dot")
+        && (mods.op_sel != 0 || op_sel_hi_given)
+    {
+        return Err(syntax("invalid op_sel operand", lead + 1));
     }
     let inst = Inst {
         target,
