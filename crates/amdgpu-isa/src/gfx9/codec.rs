@@ -997,15 +997,29 @@ fn decode_as(bytes: &[u8], target: Target, family: Family, opcode: u16) -> Resul
             }
             let acc = target.has_agprs() && w0 >> 25 & 1 == 1;
             let vreg = |n: u32, w: u8| data_register(acc, n, w);
+            // Register fields the instruction has no operand for must be
+            // zero (llvm-objdump-19 decodes nothing otherwise).
+            let mut used = 0u32;
             for (i, r) in def.operands.iter().enumerate() {
                 let w = width(def, i);
-                ops.push(match role(r) {
-                    "vdst" => vreg(w1 >> 24, w),
-                    "vaddr" => src(256 + (w1 & 0xFF), w),
-                    "vdata" if def.mnemonic.starts_with("ds_gws") => vreg(w1 & 0xFF, w),
-                    "vdata1" => vreg((w1 >> 16) & 0xFF, w),
-                    _ => vreg((w1 >> 8) & 0xFF, w),
+                let shift = match role(r) {
+                    "vdst" => 24,
+                    "vaddr" => 0,
+                    "vdata" if def.mnemonic.starts_with("ds_gws") => 0,
+                    "vdata1" => 16,
+                    "" => continue,
+                    _ => 8,
+                };
+                used |= 0xFF << shift;
+                let n = (w1 >> shift) & 0xFF;
+                ops.push(if shift == 0 && role(r) == "vaddr" {
+                    src(256 + n, w)
+                } else {
+                    vreg(n, w)
                 });
+            }
+            if w1 & !used != 0 {
+                return Err(invalid(def, "register field of an absent DS operand", 4));
             }
         }
         Family::Mimg => {
@@ -1878,6 +1892,13 @@ pub fn print(inst: &Inst) -> String {
                 (Family::Sopk, "hwreg", Operand::Imm(v)) => print_hwreg(*v as u32, inst.target),
                 (Family::Sopk, "imm16" | "simm16", Operand::Imm(v)) => format!("{v:#x}"),
                 (Family::Sopk, "simm32", Operand::Literal(v)) => dec_or_hex(i64::from(*v)),
+                // madak/madmk's K and packed 16-bit sources are printed whole.
+                (_, "simm32", Operand::Literal(v)) => format!("{v:#x}"),
+                (_, _, Operand::Literal(v))
+                    if def.mnemonic.starts_with("v_pk_") || def.operands[i].contains("x2") =>
+                {
+                    format!("{v:#x}")
+                }
                 (Family::Sopp, "waitcnt", Operand::Imm(v)) => print_waitcnt(*v as u32),
                 (Family::Sopp, "imm16", Operand::Imm(v))
                 | (Family::Smem, "probe", Operand::Imm(v)) => dec_or_hex(*v),
@@ -2858,6 +2879,14 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
                 }
             }
         };
+        // An implicit carry (e32, DPP, SDWA) is VCC; other registers need
+        // the VOP3 form (llvm-mc-19 then matches `_e64`).
+        if name == "vcc"
+            && !matches!(def.family, Family::Vop3 | Family::Vop3p)
+            && !matches!(op, Operand::Src { code: 106, .. })
+        {
+            return Err(syntax("invalid operand for instruction", col));
+        }
         operands.push(op);
         op_cols.push(col);
     }

@@ -707,6 +707,31 @@ mod tests {
     }
 
     #[test]
+    fn found_by_the_wider_mc_corpus_net() {
+        // llvm-objdump-19 --mcpu=gfx900: a 16-bit operand's literal prints
+        // as its low half; unused DS register fields must be zero.
+        let (i, len) = decode(
+            &[0xff, 0x04, 0x50, 0x7d, 0x73, 0x72, 0x71, 0x3f],
+            Target::Gfx900,
+        )
+        .unwrap();
+        assert_eq!(
+            (print(&i).as_str(), len),
+            ("v_cmp_f_u16_e32 vcc, 0x7273, v2", 8)
+        );
+        let ds = |vdst: u8| [0x00, 0x00, 0x80, 0xd8, 0x01, 0xfd, 0x00, vdst];
+        let (i, _) = decode(&ds(0), Target::Gfx900).unwrap();
+        assert_eq!(print(&i), "ds_add_u64 v1, v[253:254]");
+        assert!(decode(&ds(0xff), Target::Gfx900).is_err());
+        // llvm-mc-19: a carry-out other than vcc needs the VOP3 form.
+        let inst = parse_line("v_add_co_u32 v5, s[0:1], v1, v2", Target::Gfx900).unwrap();
+        assert_eq!(
+            encode(&inst, Target::Gfx900).unwrap(),
+            [0x05, 0x00, 0x19, 0xd1, 0x01, 0x05, 0x02, 0x00]
+        );
+    }
+
+    #[test]
     fn mix_instructions_per_target() {
         // llvm-mc-19: gfx900 `v_mad_mix_f32 v2, v3, v4, v5` and gfx904
         // `v_fma_mix_f32 v2, v3, v4, v5` are [0x02,0x00,0xa0,0xd3,0x03,0x09,0x16,0x04];

@@ -146,6 +146,11 @@ impl Operand {
         match *self {
             Operand::Src { code, width } => print_code(&mut s, code, width, ty),
             Operand::Agpr { num, width } => tuple(&mut s, "a", u32::from(num), width),
+            // llvm-objdump-19 prints a 16-bit operand's literal as its low
+            // 16 bits (the high half of the dword is ignored).
+            Operand::Literal(v) if matches!(ty, SrcType::F16 | SrcType::I16) => {
+                let _ = write!(s, "{:#x}", v & 0xFFFF);
+            }
             Operand::Literal(v) => {
                 let _ = write!(s, "{v:#x}");
             }
