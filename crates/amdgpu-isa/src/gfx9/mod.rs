@@ -593,6 +593,8 @@ mod tests {
         assert_eq!(col("s_waitcnt vmcnt(99)"), 11);
         assert_eq!(col("ds_read_b32 v1, v2 offset:70000"), 20);
         assert_eq!(col("global_load_dword v1, v[2:3], s[4:5]"), 23);
+        // Register numbers past u32: an error, not an overflow.
+        assert_eq!(col("v_mov_b32 v4294967295, v1"), 11);
         let e = parse_line("s_mov_b32 s1, q2", Target::Gfx900).unwrap_err();
         assert!(e.to_string().ends_with("at column 15"), "{e}");
     }

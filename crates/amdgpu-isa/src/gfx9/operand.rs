@@ -268,7 +268,8 @@ pub(crate) fn parse_reg(text: &str) -> Option<Operand> {
             }
             (rest.parse().ok()?, 1)
         };
-    let last = first + u32::from(width) - 1;
+    // Saturating: `v4294967295` is out of range, not an overflow.
+    let last = first.saturating_add(u32::from(width)) - 1;
     match prefix {
         "s" if last <= 101 => Some(Operand::Src {
             code: first as u16,
