@@ -4,6 +4,8 @@ two = 2
 zero = 0
 hwreg = 6
 offset = 4
+s0 = 1
+xnack_mask_lo = 1
 .text
 k:
   v_mov_b32_sdwa v1, sext(i1-2)
@@ -24,4 +26,6 @@ k:
   s_mov_b32 s0, (1 << 10) | 3
   v_add_f32 v1, -v2, |v3|
   v_add_f32 v1, -1.5, v3
+  v_sin_f32 v0, -s0
+  v_sin_f32 v0, xnack_mask_lo
   s_endpgm

@@ -1357,7 +1357,8 @@ impl<'s> Asm<'s> {
             let starts_token = !out.ends_with(|p: char| p.is_ascii_alphanumeric() || p == '_');
             // `offset:` and `{id: …}` keys and `hwreg(…)`-like operand
             // syntax are keywords, not symbols.
-            let key = rest[n..].starts_with([':', '(']);
+            // A register name stays a register (`s0 = 1` does not change `s0`).
+            let key = rest[n..].starts_with([':', '(']) || reloc::is_register_name(&rest[..n]);
             if n > 0 && starts_token {
                 let word = &rest[..n];
                 match self

@@ -56,7 +56,7 @@ pub(super) struct LiteralFixup {
 }
 
 /// Register and keyword operands that are never symbols.
-fn is_register_name(name: &str) -> bool {
+pub(super) fn is_register_name(name: &str) -> bool {
     let numbered = |p: &str| {
         name.strip_prefix(p)
             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
