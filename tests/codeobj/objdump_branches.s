@@ -1,6 +1,6 @@
 // llvm-objdump -d: branch targets, symbolized labels, several symbols at one
 // address, chunks per symbol, and a second executable section.
-// objdump-targets: gfx900 gfx906 gfx90a gfx942
+// objdump-targets: gfx900 gfx904 gfx906 gfx90a gfx942 gfx9-generic
 .text
 .globl kern
 .p2align 8

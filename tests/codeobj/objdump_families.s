@@ -1,6 +1,6 @@
 // llvm-objdump -d: every encoding family common to GFX9 targets, literals,
 // inline constants, DPP and SDWA, 64-bit forms.
-// objdump-targets: gfx900 gfx906 gfx90a gfx942
+// objdump-targets: gfx900 gfx904 gfx906 gfx90a gfx942 gfx9-generic
 .text
 .globl kern
 .type kern,@function

@@ -14,7 +14,7 @@
 //!   (`amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-`) and code object V3/V4+
 //!   `e_flags` encode/decode. Used by `amdgpu-object` for ELF headers and by
 //!   everything that takes `-mcpu`.
-//! * [`gfx9`]: the GFX9 (gfx900, gfx906, gfx908, gfx90a, gfx942) instruction table —
+//! * [`gfx9`]: the GFX9 (gfx900, gfx904, gfx906, gfx908, gfx90a, gfx942, gfx9-generic) instruction table —
 //!   one definition per instruction, generated from LLVM's instruction
 //!   inventory and oracle encodings — driving the encoder, decoder,
 //!   LLVM-syntax printer and assembler-line parser, bit-exact with LLVM 19

@@ -188,6 +188,13 @@ impl Processor {
         }
     }
 
+    /// The `EF_AMDGPU_GENERIC_VERSION` a code object V6+ for this processor
+    /// carries: 1 for every generic target of LLVM 19 (llvm-mc-19 writes
+    /// `generic_v1` for all five), 0 for the others.
+    pub fn generic_version(&self) -> u8 {
+        u8::from(self.kind == Kind::Generic)
+    }
+
     /// The default wavefront size (without `+wavefrontsize64`).
     pub fn default_wavefront_size(&self) -> u32 {
         self.wavefront_sizes()[0]
@@ -571,6 +578,17 @@ impl TargetId {
             }
         }
         s
+    }
+
+    /// The target ID as a code object of `version` records it: from V6 on,
+    /// a generic target carries its generic version (V4/V5 have none).
+    pub fn for_code_object(mut self, version: u32) -> TargetId {
+        self.generic_version = if version >= 6 {
+            self.processor.generic_version()
+        } else {
+            0
+        };
+        self
     }
 
     /// The code object V4+ `e_flags` (mach, xnack bits 8–9, sramecc bits

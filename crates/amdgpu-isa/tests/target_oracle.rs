@@ -10,7 +10,20 @@ fn oracle() -> bool {
 }
 
 fn e_flags(triple: &str, mcpu: &str, mattr: &str, scratch: &oracles::Scratch) -> u32 {
-    let obj = scratch.path(&format!("{mcpu}{mattr}.o").replace(',', "_"));
+    e_flags_of(triple, mcpu, mattr, None, scratch)
+}
+
+/// The e_flags of llvm-mc-19's object for an empty source, or for one that
+/// only sets the code object version `cov`.
+fn e_flags_of(
+    triple: &str,
+    mcpu: &str,
+    mattr: &str,
+    cov: Option<u32>,
+    scratch: &oracles::Scratch,
+) -> u32 {
+    let tag = cov.map_or(String::new(), |v| format!("-v{v}"));
+    let obj = scratch.path(&format!("{mcpu}{mattr}{tag}.o").replace(',', "_"));
     let mut cmd = Command::new("llvm-mc-19");
     cmd.args([
         &format!("-triple={triple}"),
@@ -21,6 +34,11 @@ fn e_flags(triple: &str, mcpu: &str, mattr: &str, scratch: &oracles::Scratch) ->
     .arg(&obj);
     if !mattr.is_empty() {
         cmd.arg(format!("-mattr={mattr}"));
+    }
+    if let Some(v) = cov {
+        let src = scratch.path(&format!("{mcpu}{tag}.s"));
+        std::fs::write(&src, format!(".amdhsa_code_object_version {v}\n")).unwrap();
+        cmd.arg(&src);
     }
     let out = cmd.stdin(Stdio::null()).output().unwrap();
     assert!(out.status.success(), "llvm-mc-19 -mcpu={mcpu}: {out:?}");
@@ -66,6 +84,38 @@ fn every_processor_e_flags_match_llvm() {
         );
         for alt in p.alt_names {
             assert_eq!(e_flags(triple, alt, "", &scratch), id.e_flags_v4(), "{alt}");
+        }
+    }
+}
+
+/// Code object V6 e_flags: generic targets carry their generic version
+/// (`EF_AMDGPU_GENERIC_VERSION`), other processors do not; V4/V5 never.
+#[test]
+fn generic_version_matches_llvm() {
+    if !oracle() {
+        return;
+    }
+    let scratch = oracles::Scratch::new("amdgpu-isa-target-generic");
+    let generic: Vec<_> = PROCESSORS
+        .iter()
+        .filter(|p| p.generic_version() != 0)
+        .collect();
+    assert!(generic.len() >= 5, "generic targets missing");
+    let names = generic
+        .iter()
+        .map(|p| p.name)
+        .chain(["gfx900", "gfx90a", "gfx1100"]);
+    for name in names {
+        let p = amdgpu_isa::Processor::from_name(name).unwrap();
+        for cov in [4, 5, 6] {
+            let id = TargetId::new(p).for_code_object(cov);
+            let flags = e_flags_of("amdgcn-amd-amdhsa", name, "", Some(cov), &scratch);
+            assert_eq!(flags, id.e_flags_v4(), "{name} v{cov}");
+            assert_eq!(
+                TargetId::from_e_flags_v4(flags).unwrap(),
+                id,
+                "{name} v{cov}"
+            );
         }
     }
 }

@@ -186,3 +186,13 @@ fn gfx90a_vectors() {
 fn gfx942_vectors() {
     run(Target::Gfx942);
 }
+
+#[test]
+fn gfx904_vectors() {
+    run(Target::Gfx904);
+}
+
+#[test]
+fn gfx9_generic_vectors() {
+    run(Target::Gfx9Generic);
+}

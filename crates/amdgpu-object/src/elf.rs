@@ -173,6 +173,8 @@ pub const STV_HIDDEN: u8 = 2;
 pub const STV_PROTECTED: u8 = 3;
 pub const SHN_UNDEF: u16 = 0;
 pub const SHN_ABS: u16 = 0xfff1;
+/// Section index of LDS variables (`.amdgpu_lds`, AMDGPUUsage "Symbols").
+pub const SHN_AMDGPU_LDS: u16 = 0xff00;
 
 pub const DT_NULL: i64 = 0;
 pub const DT_HASH: i64 = 4;

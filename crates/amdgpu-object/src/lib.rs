@@ -89,5 +89,57 @@ pub mod fuzz {
                 let _ = crate::metadata::to_yaml(&v);
             }
         }
+        let _ = crate::disasm::objdump_d(&co, "fuzz");
+    }
+
+    /// The GFX9 processor a fuzz input's first byte selects (one per
+    /// table column), and the rest of the input.
+    fn target_and_rest(data: &[u8]) -> Option<(amdgpu_isa::gfx9::Target, &[u8])> {
+        let (&pick, rest) = data.split_first()?;
+        let all = amdgpu_isa::gfx9::Target::ALL;
+        Some((all[usize::from(pick) % all.len()], rest))
+    }
+
+    /// Assembles arbitrary text (`hsakit as`: the directive and
+    /// instruction parser) for the processor the first byte selects, then
+    /// writes the relocatable object, links, and reads the result back.
+    /// Must never panic.
+    pub fn fuzz_assemble(data: &[u8]) {
+        let Some((target, rest)) = target_and_rest(data) else {
+            return;
+        };
+        let Ok(id) = crate::target::TargetId::parse(target.name()) else {
+            return;
+        };
+        let opts = crate::asm::Options {
+            target: id,
+            file_name: "fuzz.s".into(),
+        };
+        let Ok(assembly) = crate::asm::assemble(&String::from_utf8_lossy(rest), &opts) else {
+            return;
+        };
+        if let Ok(obj) = assembly.object() {
+            fuzz_read(&obj);
+        }
+        if let Ok(co) = assembly.link("fuzz") {
+            fuzz_read(&co);
+        }
+    }
+
+    /// Decodes arbitrary bytes as GFX9 machine code for the processor the
+    /// first byte selects: every instruction is printed, and the text is
+    /// parsed and encoded again. Must never panic.
+    pub fn fuzz_decode(data: &[u8]) {
+        use amdgpu_isa::gfx9;
+        let Some((target, code)) = target_and_rest(data) else {
+            return;
+        };
+        for (_, inst) in gfx9::disassemble(code, target).flatten() {
+            let text = gfx9::print(&inst);
+            let _ = gfx9::encode(&inst, target);
+            if let Ok(again) = gfx9::parse_line(&text, target) {
+                let _ = gfx9::encode(&again, target);
+            }
+        }
     }
 }

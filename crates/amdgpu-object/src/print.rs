@@ -87,6 +87,73 @@ pub fn kernel_descriptors(co: &CodeObject<'_>) -> String {
     out
 }
 
+/// Every kernel descriptor field by field (`kernel_descriptor_t` in
+/// AMDGPUUsage's layout: offset, field, value), with where the entry
+/// offset leads; the bit fields of the `COMPUTE_PGM_RSRC*` and property
+/// words are what [`kernel_descriptors`] decodes.
+pub fn kernel_descriptor_fields(co: &CodeObject<'_>) -> String {
+    let mut out = String::new();
+    for k in &co.kernels {
+        let Some(kd) = k.descriptor() else {
+            let _ = writeln!(out, "{}.kd: no descriptor", k.name);
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "Kernel descriptor {}.kd at {:#x}:",
+            k.name, k.descriptor_offset
+        );
+        let entry = kd.kernel_code_entry_byte_offset.get();
+        let fields: [(u32, &str, String); 9] = [
+            (
+                0,
+                "group_segment_fixed_size",
+                kd.group_segment_fixed_size.get().to_string(),
+            ),
+            (
+                4,
+                "private_segment_fixed_size",
+                kd.private_segment_fixed_size.get().to_string(),
+            ),
+            (8, "kernarg_size", kd.kernarg_size.get().to_string()),
+            (
+                16,
+                "kernel_code_entry_byte_offset",
+                format!("{entry} (entry at {:#x})", k.entry_address),
+            ),
+            (
+                44,
+                "compute_pgm_rsrc3",
+                format!("{:#010x}", kd.compute_pgm_rsrc3.get()),
+            ),
+            (
+                48,
+                "compute_pgm_rsrc1",
+                format!("{:#010x}", kd.compute_pgm_rsrc1.get()),
+            ),
+            (
+                52,
+                "compute_pgm_rsrc2",
+                format!("{:#010x}", kd.compute_pgm_rsrc2.get()),
+            ),
+            (
+                56,
+                "kernel_code_properties",
+                format!("{:#06x}", kd.kernel_code_properties.get()),
+            ),
+            (
+                58,
+                "kernarg_preload",
+                format!("{:#06x}", kd.kernarg_preload.get()),
+            ),
+        ];
+        for (offset, name, value) in fields {
+            let _ = writeln!(out, "  {offset:>2}  {name:<30} {value}");
+        }
+    }
+    out
+}
+
 fn os_abi_name(v: u8) -> String {
     match v {
         0 => "UNIX - System V".into(),
@@ -109,7 +176,8 @@ fn e_type_name(t: u16) -> String {
 }
 
 /// `e_flags` as llvm-readelf writes it for AMDGPU v4+: hex, processor,
-/// `xnack`/`xnack+`/`xnack-`, `sramecc`/`sramecc+`/`sramecc-`.
+/// `xnack`/`xnack+`/`xnack-`, `sramecc`/`sramecc+`/`sramecc-`, then
+/// `generic_vN` when the generic version (bits 24–31, v6) is set.
 fn flags_text(co: &CodeObject<'_>) -> String {
     let f = co.header.e_flags;
     let mut s = format!("0x{f:X}");
@@ -130,6 +198,10 @@ fn flags_text(co: &CodeObject<'_>) -> String {
                 }
                 _ => {}
             }
+        }
+        let generic = f >> amdgpu_isa::target::EF_AMDGPU_GENERIC_VERSION_OFFSET;
+        if generic != 0 {
+            let _ = write!(s, ", generic_v{generic}");
         }
     }
     s

@@ -29,17 +29,19 @@ fn sources() -> Vec<(String, &'static str, String)> {
     let gfx9 = std::fs::read_to_string(inputs().join("gfx9.s")).unwrap();
     let (before, rest) = gfx9.split_once(".ifdef GFX90A\n").unwrap();
     let (inside, after) = rest.split_once(".endif\n").unwrap();
-    out.push(("gfx9-gfx900".into(), "gfx900", format!("{before}{after}")));
-    out.push((
-        "gfx9-gfx90a".into(),
-        "gfx90a",
-        format!("{before}{inside}{after}"),
-    ));
-    out.push((
-        "gfx9-gfx942".into(),
-        "gfx942",
-        format!("{before}{inside}{after}"),
-    ));
+    // Every GFX9 processor: those sharing gfx900's instruction set take the
+    // gfx900 variant, gfx90a and the gfx94x ones the other (e_flags and
+    // target features differ per processor).
+    for mcpu in ["gfx900", "gfx902", "gfx904", "gfx906", "gfx909", "gfx90c"] {
+        out.push((format!("gfx9-{mcpu}"), mcpu, format!("{before}{after}")));
+    }
+    for mcpu in ["gfx90a", "gfx940", "gfx941", "gfx942"] {
+        out.push((
+            format!("gfx9-{mcpu}"),
+            mcpu,
+            format!("{before}{inside}{after}"),
+        ));
+    }
     let mut files = oracles::files_with_extension(&inputs(), "s");
     files.retain(|f| {
         f.file_name()
@@ -52,10 +54,17 @@ fn sources() -> Vec<(String, &'static str, String)> {
         let stem = f.file_stem().unwrap().to_str().unwrap().to_string();
         // Header directive `// hsakit-as: mcpu=NAME` (default gfx90a).
         let first = text.lines().next().unwrap_or("");
-        let mcpu = ["gfx900", "gfx906", "gfx90a", "gfx942"]
-            .into_iter()
-            .find(|m| first.contains(&format!("mcpu={m} ")))
-            .unwrap_or("gfx90a");
+        let mcpu = [
+            "gfx900",
+            "gfx904",
+            "gfx906",
+            "gfx90a",
+            "gfx942",
+            "gfx9-generic",
+        ]
+        .into_iter()
+        .find(|m| first.contains(&format!("mcpu={m} ")))
+        .unwrap_or("gfx90a");
         out.push((stem, mcpu, text));
     }
     out

@@ -1,8 +1,9 @@
 //! `disasm::objdump_d` against `llvm-objdump-19 -d`: code objects built at
 //! test time (never committed) must print exactly what LLVM prints.
 //!
-//! - `tests/codeobj/*.cl` through clang-19 for gfx900, gfx906, gfx90a and
-//!   gfx942, code object v4 and v5, relocatable (`-c`) and linked (ld.lld);
+//! - `tests/codeobj/*.cl` through clang-19 for each of `TARGETS`, code
+//!   object v4 and v5 (gfx9-generic: v6), relocatable (`-c`) and linked
+//!   (ld.lld);
 //! - `tests/codeobj/objdump_*.s` through llvm-mc-19 (and ld.lld-19) for the
 //!   targets named on their `// objdump-targets:` line: branches and
 //!   labels, every encoding family, literals, data in `.text`;
@@ -17,7 +18,26 @@ use amdgpu_object::disasm::objdump_d;
 use amdgpu_object::read::CodeObject;
 use oracles::Scratch;
 
-const TARGETS: [&str; 5] = ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"];
+const TARGETS: [&str; 7] = [
+    "gfx900",
+    "gfx904",
+    "gfx906",
+    "gfx908",
+    "gfx90a",
+    "gfx942",
+    "gfx9-generic",
+];
+
+/// Code object versions clang-19 builds for `mcpu`: a generic target only
+/// exists from code object v6 on ("gfx9-generic is only available on code
+/// object version 6 or better").
+fn code_object_versions(mcpu: &str) -> &'static [u32] {
+    if mcpu.ends_with("-generic") {
+        &[6]
+    } else {
+        &[4, 5]
+    }
+}
 
 fn inputs() -> PathBuf {
     oracles::workspace_root().join("tests/codeobj")
@@ -101,7 +121,7 @@ fn opencl_kernels_disassemble_like_llvm_objdump() {
     for src in oracles::files_with_extension(&inputs(), "cl") {
         let stem = src.file_stem().unwrap().to_str().unwrap().to_string();
         for mcpu in TARGETS {
-            for cov in [4, 5] {
+            for &cov in code_object_versions(mcpu) {
                 let obj = s.path(&format!("{stem}-{mcpu}-v{cov}.o"));
                 run(Command::new("clang-19")
                     .args(["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa"])

@@ -430,8 +430,10 @@ fn sections_symbols_and_kernels_match_readelf() {
     let cl = inputs().join("kernels.cl");
     for (mcpu, cov) in [
         ("gfx900", 4),
+        ("gfx904", 5),
         ("gfx90a", 5),
         ("gfx942", 5),
+        ("gfx9-generic", 6),
         ("gfx1100", 5),
         ("gfx90a:sramecc-:xnack+", 5),
         ("gfx942:sramecc+", 4),
@@ -1061,4 +1063,81 @@ fn directives_build_descriptors_like_llvm_mc() {
             );
         }
     }
+}
+
+/// `print::kernel_descriptor_fields` (`hsakit readobj -F`) against the
+/// descriptor bytes `llvm-objdump-19 -s -j .rodata` dumps and the symbol
+/// values `llvm-readelf-19 -s` lists: every field of every descriptor.
+#[test]
+fn descriptor_fields_match_the_bytes_llvm_dumps() {
+    if !have_llvm() {
+        return;
+    }
+    let s = Scratch::new("kd-fields");
+    let cl = inputs().join("kernels.cl");
+    let mut n = 0;
+    for (mcpu, cov) in [("gfx900", 4), ("gfx90a", 5), ("gfx942", 5)] {
+        let (_, co_path) = build_cl(&s, &cl, mcpu, cov);
+        // .rodata bytes by address, from objdump's hex dump.
+        let dump = run(Command::new("llvm-objdump-19")
+            .args(["-s", "-j", ".rodata"])
+            .arg(&co_path));
+        let mut rodata = std::collections::BTreeMap::new();
+        for line in dump.lines().filter(|l| l.starts_with(' ')) {
+            let mut words = line.split_whitespace();
+            let Some(addr) = words.next().and_then(|a| u64::from_str_radix(a, 16).ok()) else {
+                continue;
+            };
+            // Up to four groups of hex digits, then the ASCII column.
+            let hex: String = words
+                .take(4)
+                .take_while(|w| w.len() <= 8 && w.bytes().all(|c| c.is_ascii_hexdigit()))
+                .collect();
+            for i in 0..hex.len() / 2 {
+                let b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap();
+                rodata.insert(addr + i as u64, b);
+            }
+        }
+        let syms = readelf_symbols(&co_path);
+        let value_of = |name: &str| {
+            syms.iter()
+                .find(|sy| sy.4 == name && sy.0 == ".symtab")
+                .map(|sy| sy.1)
+                .unwrap()
+        };
+        let bytes = std::fs::read(&co_path).unwrap();
+        let co = CodeObject::parse(&bytes).unwrap();
+        let printed = amdgpu_object::print::kernel_descriptor_fields(&co);
+        for k in &co.kernels {
+            let at = value_of(&format!("{}.kd", k.name));
+            let b = |o: u64, w: usize| -> u64 {
+                (0..w as u64).fold(0, |v, i| v | u64::from(rodata[&(at + o + i)]) << (8 * i))
+            };
+            let entry = b(16, 8) as i64;
+            let want = [
+                format!("   0  group_segment_fixed_size       {}", b(0, 4)),
+                format!("   4  private_segment_fixed_size     {}", b(4, 4)),
+                format!("   8  kernarg_size                   {}", b(8, 4)),
+                format!(
+                    "  16  kernel_code_entry_byte_offset  {entry} (entry at {:#x})",
+                    value_of(k.name)
+                ),
+                format!("  44  compute_pgm_rsrc3              {:#010x}", b(44, 4)),
+                format!("  48  compute_pgm_rsrc1              {:#010x}", b(48, 4)),
+                format!("  52  compute_pgm_rsrc2              {:#010x}", b(52, 4)),
+                format!("  56  kernel_code_properties         {:#06x}", b(56, 2)),
+                format!("  58  kernarg_preload                {:#06x}", b(58, 2)),
+            ];
+            let head = format!(
+                "Kernel descriptor {}.kd at {:#x}:",
+                k.name, k.descriptor_offset
+            );
+            let block = printed.split(&head).nth(1).expect("descriptor listed");
+            for (line, want) in block.lines().skip(1).zip(&want) {
+                assert_eq!(line, want, "{mcpu} v{cov} {}", k.name);
+                n += 1;
+            }
+        }
+    }
+    assert!(n >= 9 * 9, "compared only {n} fields");
 }

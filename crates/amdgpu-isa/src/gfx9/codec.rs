@@ -14,7 +14,7 @@
 //! offset:13 | vdst:8 acc . saddr:7 data:8 addr:8` (gfx942: sc0 = glc,
 //! nt = slc, sc1 at bit 25).
 
-use super::operand::{parse_int, parse_reg, parse_src};
+use super::operand::{apply_fp_modifiers, parse_int, parse_reg, parse_src};
 use super::table::INSTRUCTIONS;
 use super::{Error, Family, Inst, InstDef, Modifiers, Operand, Result, SrcType, Target};
 use std::collections::HashMap;
@@ -319,7 +319,20 @@ fn dpp_ctrl_valid(c: u16, target: Target) -> bool {
         || (matches!(target, Target::Gfx90a | Target::Gfx942) && (0x150..=0x15F).contains(&c))
 }
 
-fn print_dpp_ctrl(c: u16) -> String {
+/// A DPP control as llvm-objdump-19 prints it on `target`: its modifier,
+/// or LLVM's comment for a value that is not one (row_newbcast before
+/// gfx90a, after an extra space, and GFX10's row_xmask get their own).
+fn print_dpp_ctrl(c: u16, target: Target) -> String {
+    if !dpp_ctrl_valid(c, target) {
+        return match c {
+            0x150..=0x15F => {
+                " /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */"
+            }
+            0x160..=0x16F => "/* row_xmask is not supported on ASICs earlier than GFX10 */",
+            _ => "/* Invalid dpp_ctrl value */",
+        }
+        .into();
+    }
     match c {
         0x000..=0x0FF => {
             let l: Vec<String> = (0..4).map(|k| (c >> (2 * k) & 3).to_string()).collect();
@@ -517,13 +530,8 @@ fn is_ds2(def: &InstDef) -> bool {
 /// Per target: (family, opcode) → the row the decoder picks (among aliases
 /// sharing an encoding, the one whose mnemonic is the printed name).
 fn decode_index(target: Target) -> &'static HashMap<(Family, u16), &'static InstDef> {
-    static INDEX: [OnceLock<HashMap<(Family, u16), &'static InstDef>>; 5] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
+    static INDEX: [OnceLock<HashMap<(Family, u16), &'static InstDef>>; Target::COUNT] =
+        [const { OnceLock::new() }; Target::COUNT];
     INDEX[target.index()].get_or_init(|| {
         let mut map: HashMap<(Family, u16), &'static InstDef> = HashMap::new();
         for d in INSTRUCTIONS {
@@ -564,6 +572,22 @@ fn data_register(acc: bool, n: u32, width: u8) -> Operand {
 pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
     let w0 = word(bytes, 0, 0)?;
     let (family, opcode) = classify(w0);
+    let first = decode_as(bytes, target, family, opcode);
+    // An operand-less VOP1 (v_nop, v_clrexcp) ignores its src0 field: when
+    // src0 names SDWA or DPP but the second word is not a valid one,
+    // llvm-objdump-19 decodes the 4-byte form.
+    if first.is_err() && matches!(family, Family::Vop1Dpp | Family::Vop1Sdwa) {
+        let plain = decode_as(bytes, target, Family::Vop1, opcode);
+        if plain.as_ref().is_ok_and(|(i, _)| i.def.operands.is_empty()) {
+            return plain;
+        }
+    }
+    first
+}
+
+/// [`decode`] with the family and opcode already classified.
+fn decode_as(bytes: &[u8], target: Target, family: Family, opcode: u16) -> Result<(Inst, usize)> {
+    let w0 = word(bytes, 0, 0)?;
     let def = decode_index(target)
         .get(&(family, opcode))
         .copied()
@@ -680,7 +704,9 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
             }
         }
         Family::Vop1 | Family::Vop2 | Family::Vopc => {
-            if def.operands.iter().all(|r| r.is_empty()) && w0 & 0x01FE_01FF != 0 {
+            // Without operands the vdst field must be zero; src0 is ignored
+            // (llvm-objdump-19 prints `v_nop` for any src0).
+            if def.operands.iter().all(|r| r.is_empty()) && w0 & 0x01FE_0000 != 0 {
                 return Err(invalid(
                     def,
                     "operand fields of an instruction without operands",
@@ -770,11 +796,26 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
             let w1 = word(bytes, 4, 0)?;
             len = 8;
             let dpp = is_dpp(family);
+            if def.operands.is_empty() && w0 & 0x01FE_0000 != 0 {
+                return Err(invalid(
+                    def,
+                    "vdst field of an instruction without operands",
+                    2,
+                ));
+            }
+            // Operand-less DPP/SDWA (v_nop): the source fields must be zero;
+            // SDWA's selects and unused bits are ignored.
+            let unused = if dpp { 0x00F0_00FF } else { !0x4040_1F00 };
+            if def.operands.is_empty() && w1 & unused != 0 {
+                return Err(invalid(
+                    def,
+                    "source fields of an instruction without operands",
+                    4,
+                ));
+            }
             let (s0, s1) = if dpp {
+                // An invalid control still decodes (printed as a comment).
                 mods.dpp_ctrl = ((w1 >> 8) & 0x1FF) as u16;
-                if !dpp_ctrl_valid(mods.dpp_ctrl, target) {
-                    return Err(invalid(def, "invalid DPP control", 5));
-                }
                 mods.bound_ctrl = w1 >> 19 & 1 == 1;
                 mods.neg = ((w1 >> 20) & 1 | ((w1 >> 22) & 1) << 1) as u8;
                 mods.abs = ((w1 >> 21) & 1 | ((w1 >> 23) & 1) << 1) as u8;
@@ -782,7 +823,11 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
                 mods.row_mask = (w1 >> 28) as u8;
                 (false, false)
             } else {
-                if family != Family::VopcSdwa {
+                if def.operands.is_empty() {
+                    // v_nop_sdwa: nothing to print.
+                    mods.dst_sel = 6;
+                    mods.dst_unused = 0;
+                } else if family != Family::VopcSdwa {
                     if def.modifiers.contains(&"dst_sel") {
                         mods.dst_sel = ((w1 >> 8) & 7) as u8;
                         mods.dst_unused = ((w1 >> 11) & 3) as u8;
@@ -952,15 +997,29 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
             }
             let acc = target.has_agprs() && w0 >> 25 & 1 == 1;
             let vreg = |n: u32, w: u8| data_register(acc, n, w);
+            // Register fields the instruction has no operand for must be
+            // zero (llvm-objdump-19 decodes nothing otherwise).
+            let mut used = 0u32;
             for (i, r) in def.operands.iter().enumerate() {
                 let w = width(def, i);
-                ops.push(match role(r) {
-                    "vdst" => vreg(w1 >> 24, w),
-                    "vaddr" => src(256 + (w1 & 0xFF), w),
-                    "vdata" if def.mnemonic.starts_with("ds_gws") => vreg(w1 & 0xFF, w),
-                    "vdata1" => vreg((w1 >> 16) & 0xFF, w),
-                    _ => vreg((w1 >> 8) & 0xFF, w),
+                let shift = match role(r) {
+                    "vdst" => 24,
+                    "vaddr" => 0,
+                    "vdata" if def.mnemonic.starts_with("ds_gws") => 0,
+                    "vdata1" => 16,
+                    "" => continue,
+                    _ => 8,
+                };
+                used |= 0xFF << shift;
+                let n = (w1 >> shift) & 0xFF;
+                ops.push(if shift == 0 && role(r) == "vaddr" {
+                    src(256 + n, w)
+                } else {
+                    vreg(n, w)
                 });
+            }
+            if w1 & !used != 0 {
+                return Err(invalid(def, "register field of an absent DS operand", 4));
             }
         }
         Family::Mimg => {
@@ -1100,8 +1159,10 @@ pub fn decode(bytes: &[u8], target: Target) -> Result<(Inst, usize)> {
             // Bit 25: gfx90a `scc`, gfx942 `sc1`; ignored before.
             mods.sc1 = matches!(target, Target::Gfx90a | Target::Gfx942) && w0 >> 25 & 1 == 1;
             let raw = w0 & 0x1FFF;
+            // FLAT takes a 12-bit unsigned offset in assembly, but
+            // llvm-objdump-19 prints the whole 13-bit field unsigned.
             mods.offset = if family == Family::Flat {
-                (raw & 0xFFF) as i32
+                raw as i32
             } else {
                 ((raw << 19) as i32) >> 19
             };
@@ -1354,12 +1415,14 @@ const SYSMSG_OPS: [&str; 5] = [
     "SYSMSG_OP_TTRACE_PC",
 ];
 
-/// Whether (id, op, stream) is a valid GFX9 message.
+/// Whether (id, op, stream) is a valid GFX9 message (llvm-mc-19: the
+/// system message `SYSMSG_OP_HOST_TRAP_ACK`, op 3, is "not supported on
+/// this GPU" and llvm-objdump-19 prints it as `sendmsg(15, 3, 0)`).
 fn msg_valid(id: u32, op: u32, stream: u32) -> bool {
     match id {
         2 => (1..=3).contains(&op),
         3 => op <= 3 && (op != 0 || stream == 0),
-        15 => (1..=4).contains(&op) && stream == 0,
+        15 => matches!(op, 1 | 2 | 4) && stream == 0,
         1 | 4..=10 => op == 0 && stream == 0,
         _ => false,
     }
@@ -1829,6 +1892,13 @@ pub fn print(inst: &Inst) -> String {
                 (Family::Sopk, "hwreg", Operand::Imm(v)) => print_hwreg(*v as u32, inst.target),
                 (Family::Sopk, "imm16" | "simm16", Operand::Imm(v)) => format!("{v:#x}"),
                 (Family::Sopk, "simm32", Operand::Literal(v)) => dec_or_hex(i64::from(*v)),
+                // madak/madmk's K and packed 16-bit sources are printed whole.
+                (_, "simm32", Operand::Literal(v)) => format!("{v:#x}"),
+                (_, _, Operand::Literal(v))
+                    if def.mnemonic.starts_with("v_pk_") || def.operands[i].contains("x2") =>
+                {
+                    format!("{v:#x}")
+                }
                 (Family::Sopp, "waitcnt", Operand::Imm(v)) => print_waitcnt(*v as u32),
                 (Family::Sopp, "imm16", Operand::Imm(v))
                 | (Family::Smem, "probe", Operand::Imm(v)) => dec_or_hex(*v),
@@ -1939,7 +2009,7 @@ pub fn print(inst: &Inst) -> String {
         }
         Family::Vop1Dpp | Family::Vop2Dpp | Family::VopcDpp => {
             out.push(' ');
-            out.push_str(&print_dpp_ctrl(m.dpp_ctrl));
+            out.push_str(&print_dpp_ctrl(m.dpp_ctrl, inst.target));
             out.push_str(&format!(
                 " row_mask:{:#x} bank_mask:{:#x}",
                 m.row_mask, m.bank_mask
@@ -1966,10 +2036,12 @@ pub fn print(inst: &Inst) -> String {
                     SDWA_UNUSED[usize::from(m.dst_unused % 3)]
                 ));
             }
-            out.push_str(&format!(
-                " src0_sel:{}",
-                SDWA_SEL[usize::from(m.src_sel[0])]
-            ));
+            if !def.operands.is_empty() {
+                out.push_str(&format!(
+                    " src0_sel:{}",
+                    SDWA_SEL[usize::from(m.src_sel[0])]
+                ));
+            }
             if def.family != Family::Vop1Sdwa {
                 out.push_str(&format!(
                     " src1_sel:{}",
@@ -2407,6 +2479,11 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             && CPOL_FLAGS.contains(&flag)
             && (def.accepts(flag, target) || def.modifiers.contains(&flag))
         {
+            // llvm-mc-19: "duplicate cache policy modifier".
+            if seen_mods.contains(&flag) {
+                return Err(syntax("duplicate cache policy modifier", col));
+            }
+            seen_mods.push(flag);
             continue;
         }
         // llvm-mc takes modifiers only in the order LLVM prints them.
@@ -2602,6 +2679,14 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
     // Bind operand texts to roles (optional roles only when counts say so).
     let required = roles.iter().filter(|r| !is_opt(r)).count();
     let with_opt = opnds.len() > required;
+    // A load's data operand is optional only with `lds` (an atomic's: no
+    // return); llvm-mc-19: "too few operands for instruction".
+    let data_opt = roles
+        .iter()
+        .any(|r| is_opt(r) && matches!(role(r), "vdst" | "vdata"));
+    if data_opt && !with_opt && !mods.lds && !def.mnemonic.contains("atomic") {
+        return Err(syntax("too few operands for instruction", lead + 1));
+    }
     let ty = def.src_type();
     let mut operands = Vec::new();
     let mut it = opnds.iter();
@@ -2617,6 +2702,11 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             continue;
         }
         let Some(&(c, t)) = it.next() else {
+            // llvm-mc-19 takes an SMEM line without its offset as offset 0.
+            if def.family == Family::Smem && role(r) == "soffset" {
+                operands.push(Operand::Imm(0));
+                continue;
+            }
             return Err(syntax(
                 format!("missing operand `{}`", role(r)),
                 base + rest.len() + 1,
@@ -2650,6 +2740,11 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
                     .ok_or_else(|| syntax(format!("expected an integer, found `{t}`"), col))?;
                 if !(-32768..=65535).contains(&v) {
                     return Err(syntax("immediate out of 16-bit range", col));
+                }
+                // llvm-mc-19: the unsigned compares take a u16 (`s_cmpk_le_u32
+                // s2, -1` is an invalid operand), the others an s16 or u16.
+                if v < 0 && def.mnemonic.starts_with("s_cmpk_") && def.mnemonic.ends_with("_u32") {
+                    return Err(syntax("invalid operand for instruction", col));
                 }
                 Operand::Imm(v & 0xFFFF)
             }
@@ -2726,6 +2821,16 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
                     let fp = (r.split(':').any(|p| p == "m")
                         && !(is_sdwa(def.family) && (!float_src(def) || int_typed)))
                         || def.mnemonic.starts_with("v_div_scale");
+                    // e32 float forms apply the modifiers to a constant itself.
+                    let e32 = matches!(def.family, Family::Vop1 | Family::Vop2 | Family::Vopc);
+                    let folded = (neg || abs)
+                        .then_some(())
+                        .filter(|_| e32 && float_src(def))
+                        .and_then(|_| apply_fp_modifiers(&v, operand_type(def, i), w, neg, abs));
+                    let (v, neg, abs) = match folded {
+                        Some(c) => (c, false, false),
+                        None => (v, neg, abs),
+                    };
                     if (neg || abs) && !fp {
                         return Err(syntax("not a valid operand.", col));
                     }
@@ -2774,6 +2879,14 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
                 }
             }
         };
+        // An implicit carry (e32, DPP, SDWA) is VCC; other registers need
+        // the VOP3 form (llvm-mc-19 then matches `_e64`).
+        if name == "vcc"
+            && !matches!(def.family, Family::Vop3 | Family::Vop3p)
+            && !matches!(op, Operand::Src { code: 106, .. })
+        {
+            return Err(syntax("invalid operand for instruction", col));
+        }
         operands.push(op);
         op_cols.push(col);
     }
@@ -2809,6 +2922,15 @@ fn parse_line_as(line: &str, target: Target, over: Option<&'static InstDef>) -> 
             }
         }
         mods.op_sel = v;
+    }
+    // gfx940+ dot instructions take no op_sel bits and no op_sel_hi at all
+    // (llvm-mc-19: "invalid op_sel operand", even for op_sel_hi:[1,1,1]).
+    if target == Target::Gfx942
+        && def.family == Family::Vop3p
+        && def.mnemonic.starts_with("v_dot")
+        && (mods.op_sel != 0 || op_sel_hi_given)
+    {
+        return Err(syntax("invalid op_sel operand", lead + 1));
     }
     let inst = Inst {
         target,
@@ -3574,7 +3696,10 @@ pub fn encode(inst: &Inst, target: Target) -> Result<Vec<u8>> {
                 _ => 0x7C00_0000 | op << 17,
             } | if dpp { 0xFA } else { 0xF9 };
             let bit = |v: u8, k: u32| u32::from(v >> k & 1);
-            let mut w1 = if dpp {
+            let mut w1 = if !dpp && def.operands.is_empty() {
+                // v_nop_sdwa: llvm-mc-19 writes a zero SDWA word.
+                0
+            } else if dpp {
                 // DPP has no sext bit: an integer source's sext is its neg bit.
                 let neg = m.neg | m.sext;
                 u32::from(m.dpp_ctrl & 0x1FF) << 8

@@ -1,4 +1,5 @@
-//! GFX9 machine code (gfx900, gfx906, gfx908, gfx90a, gfx942): the instruction
+//! GFX9 machine code (gfx900, gfx904, gfx906, gfx908, gfx90a, gfx942,
+//! gfx9-generic, and the processors sharing their instruction sets): the instruction
 //! table and the encoder, decoder, LLVM-syntax printer and assembler-line
 //! parser it drives.
 //!
@@ -37,11 +38,14 @@ pub use table::Op;
 use crate::target::Processor;
 
 /// GFX9 targets the table has opcodes for (index into [`InstDef::opcodes`]).
+///
+/// One column per distinct instruction set (checked with llvm-mc-19 and
+/// llvm-objdump-19 over every vector: see `data/amdgpu/README.md`); the
+/// columns of gfx904 and gfx9-generic come after the original five so the
+/// older columns keep their indices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Target {
     /// gfx900 (and gfx902/909/90c: same instruction set per llvm-mc-19).
-    /// gfx904 (`v_fma_mix*` where gfx900 has `v_mad_mix*`, same opcodes) and
-    /// gfx9-generic (neither) differ and have no column yet.
     Gfx900,
     /// gfx906 (adds dot and fma-mix instructions).
     Gfx906,
@@ -49,18 +53,30 @@ pub enum Target {
     Gfx908,
     /// gfx90a (CDNA2: AGPRs, MFMA, packed FP32).
     Gfx90a,
-    /// gfx942 (CDNA3: sc0/sc1/nt cache bits, fp8 MFMA).
+    /// gfx942 (CDNA3: sc0/sc1/nt cache bits, fp8 MFMA; also gfx940/941).
     Gfx942,
+    /// gfx904: gfx900's instruction set with `v_fma_mix_f32`,
+    /// `v_fma_mixlo_f16`, `v_fma_mixhi_f16` where gfx900 has `v_mad_mix*`
+    /// (same opcodes).
+    Gfx904,
+    /// gfx9-generic: gfx900's instruction set without the mix instructions
+    /// (neither `v_mad_mix*` nor `v_fma_mix*`).
+    Gfx9Generic,
 }
 
 impl Target {
-    /// All five, in table column order.
-    pub const ALL: [Target; 5] = [
+    /// Number of table columns.
+    pub const COUNT: usize = 7;
+
+    /// All targets, in table column order.
+    pub const ALL: [Target; Target::COUNT] = [
         Target::Gfx900,
         Target::Gfx906,
         Target::Gfx908,
         Target::Gfx90a,
         Target::Gfx942,
+        Target::Gfx904,
+        Target::Gfx9Generic,
     ];
 
     /// Column in [`InstDef::opcodes`].
@@ -70,7 +86,15 @@ impl Target {
 
     /// The processor name.
     pub fn name(self) -> &'static str {
-        ["gfx900", "gfx906", "gfx908", "gfx90a", "gfx942"][self.index()]
+        [
+            "gfx900",
+            "gfx906",
+            "gfx908",
+            "gfx90a",
+            "gfx942",
+            "gfx904",
+            "gfx9-generic",
+        ][self.index()]
     }
 
     /// Parses a processor name, mapping GFX9 processors to the table column
@@ -80,6 +104,8 @@ impl Target {
         let p = Processor::from_name(name)?;
         Some(match p.name {
             "gfx900" | "gfx902" | "gfx909" | "gfx90c" => Target::Gfx900,
+            "gfx904" => Target::Gfx904,
+            "gfx9-generic" => Target::Gfx9Generic,
             "gfx906" => Target::Gfx906,
             "gfx908" => Target::Gfx908,
             "gfx90a" => Target::Gfx90a,
@@ -213,9 +239,9 @@ pub struct InstDef {
     pub class: &'static str,
     /// Encoding family.
     pub family: Family,
-    /// Opcode on gfx900, gfx906, gfx908, gfx90a, gfx942 (None: not on that
-    /// target).
-    pub opcodes: [Option<u16>; 5],
+    /// Opcode per [`Target`] column (gfx900, gfx906, gfx908, gfx90a, gfx942,
+    /// gfx904, gfx9-generic; None: not on that target).
+    pub opcodes: [Option<u16>; Target::COUNT],
     /// Operand roles from the inventory, in assembly order (`vdst`,
     /// `src0:m`, `sbase`, …; `:opt` marks optional ones).
     pub operands: &'static [&'static str],
@@ -226,7 +252,7 @@ pub struct InstDef {
     pub modifiers: &'static [&'static str],
     /// Modifier keywords llvm-objdump printed in this instruction's vectors,
     /// per target (`gds`, `glc`, `sc1`, `clamp`, …): what LLVM accepts there.
-    pub accepted: [&'static [&'static str]; 5],
+    pub accepted: [&'static [&'static str]; Target::COUNT],
 }
 
 impl InstDef {
@@ -567,6 +593,8 @@ mod tests {
         assert_eq!(col("s_waitcnt vmcnt(99)"), 11);
         assert_eq!(col("ds_read_b32 v1, v2 offset:70000"), 20);
         assert_eq!(col("global_load_dword v1, v[2:3], s[4:5]"), 23);
+        // Register numbers past u32: an error, not an overflow.
+        assert_eq!(col("v_mov_b32 v4294967295, v1"), 11);
         let e = parse_line("s_mov_b32 s1, q2", Target::Gfx900).unwrap_err();
         assert!(e.to_string().ends_with("at column 15"), "{e}");
     }
@@ -609,8 +637,123 @@ mod tests {
         assert_eq!(Target::from_processor("gfx902"), Some(Target::Gfx900));
         assert_eq!(Target::from_processor("gfx1030"), None);
         // llvm-mc-19 accepts v_fma_mix_f32 for gfx904, v_mad_mix_f32 for
-        // gfx900 and neither for gfx9-generic: not gfx900's column.
-        assert_eq!(Target::from_processor("gfx904"), None);
-        assert_eq!(Target::from_processor("gfx9-generic"), None);
+        // gfx900 and neither for gfx9-generic: columns of their own.
+        assert_eq!(Target::from_processor("gfx904"), Some(Target::Gfx904));
+        assert_eq!(
+            Target::from_processor("gfx9-generic"),
+            Some(Target::Gfx9Generic)
+        );
+        for t in Target::ALL {
+            assert_eq!(Target::from_processor(t.name()), Some(t));
+        }
+    }
+
+    #[test]
+    fn operand_less_vop1_and_dpp_comments_decode_like_llvm_objdump() {
+        // Expected texts and lengths: llvm-objdump-19 -d --mcpu=gfx900 (and
+        // gfx90a for row_newbcast) on these words.
+        /// Bytes, target, LLVM's text and length (None: `.long`).
+        type Case<'a> = (&'a [u8], Target, Option<(&'a str, usize)>);
+        let cases: [Case; 7] = [
+            // src0 = SDWA with an invalid SDWA word: the 4-byte v_nop.
+            (
+                &[0xf9, 0, 0, 0x7e, 6, 6, 6, 0],
+                Target::Gfx900,
+                Some(("v_nop", 4)),
+            ),
+            (
+                &[0xf9, 0, 0, 0x7e, 0, 0, 0, 0],
+                Target::Gfx900,
+                Some(("v_nop", 8)),
+            ),
+            (&[0x01, 0, 0, 0x7e], Target::Gfx900, Some(("v_nop", 4))),
+            (&[0x00, 0, 0x02, 0x7e], Target::Gfx900, None),
+            (
+                &[0xfa, 0, 0, 0x7e, 0, 0xe4, 0x01, 0xff],
+                Target::Gfx900,
+                Some((
+                    "v_nop /* Invalid dpp_ctrl value */ row_mask:0xf bank_mask:0xf",
+                    8,
+                )),
+            ),
+            (
+                &[0xfa, 0x02, 0x02, 0x7e, 0, 0x50, 0x01, 0xff],
+                Target::Gfx900,
+                Some((
+                    "v_mov_b32_dpp v1, v0  /* row_newbcast/row_share is not supported on ASICs earlier than GFX90A/GFX10 */ row_mask:0xf bank_mask:0xf",
+                    8,
+                )),
+            ),
+            (
+                &[0xfa, 0x02, 0x02, 0x7e, 0, 0x50, 0x01, 0xff],
+                Target::Gfx90a,
+                Some((
+                    "v_mov_b32_dpp v1, v0 row_newbcast:0 row_mask:0xf bank_mask:0xf",
+                    8,
+                )),
+            ),
+        ];
+        for (bytes, t, want) in cases {
+            let got = decode(bytes, t).map(|(i, len)| (print(&i), len));
+            match want {
+                Some((text, len)) => assert_eq!(got, Ok((text.to_string(), len)), "{bytes:x?}"),
+                None => assert!(got.is_err(), "{bytes:x?}: {got:?}"),
+            }
+        }
+        // llvm-mc-19: `v_nop_sdwa` is a zero SDWA word.
+        let inst = parse_line("v_nop_sdwa", Target::Gfx900).unwrap();
+        assert_eq!(
+            encode(&inst, Target::Gfx900).unwrap(),
+            [0xf9, 0, 0, 0x7e, 0, 0, 0, 0]
+        );
+    }
+
+    #[test]
+    fn found_by_the_wider_mc_corpus_net() {
+        // llvm-objdump-19 --mcpu=gfx900: a 16-bit operand's literal prints
+        // as its low half; unused DS register fields must be zero.
+        let (i, len) = decode(
+            &[0xff, 0x04, 0x50, 0x7d, 0x73, 0x72, 0x71, 0x3f],
+            Target::Gfx900,
+        )
+        .unwrap();
+        assert_eq!(
+            (print(&i).as_str(), len),
+            ("v_cmp_f_u16_e32 vcc, 0x7273, v2", 8)
+        );
+        let ds = |vdst: u8| [0x00, 0x00, 0x80, 0xd8, 0x01, 0xfd, 0x00, vdst];
+        let (i, _) = decode(&ds(0), Target::Gfx900).unwrap();
+        assert_eq!(print(&i), "ds_add_u64 v1, v[253:254]");
+        assert!(decode(&ds(0xff), Target::Gfx900).is_err());
+        // llvm-mc-19: a carry-out other than vcc needs the VOP3 form.
+        let inst = parse_line("v_add_co_u32 v5, s[0:1], v1, v2", Target::Gfx900).unwrap();
+        assert_eq!(
+            encode(&inst, Target::Gfx900).unwrap(),
+            [0x05, 0x00, 0x19, 0xd1, 0x01, 0x05, 0x02, 0x00]
+        );
+    }
+
+    #[test]
+    fn mix_instructions_per_target() {
+        // llvm-mc-19: gfx900 `v_mad_mix_f32 v2, v3, v4, v5` and gfx904
+        // `v_fma_mix_f32 v2, v3, v4, v5` are [0x02,0x00,0xa0,0xd3,0x03,0x09,0x16,0x04];
+        // gfx9-generic takes neither and llvm-objdump-19 prints `.long`.
+        let bytes = [0x02, 0x00, 0xa0, 0xd3, 0x03, 0x09, 0x16, 0x04];
+        for (t, name) in [
+            (Target::Gfx900, "v_mad_mix_f32"),
+            (Target::Gfx904, "v_fma_mix_f32"),
+        ] {
+            let line = format!("{name} v2, v3, v4, v5");
+            let inst = parse_line(&line, t).unwrap();
+            assert_eq!(encode(&inst, t).unwrap(), bytes);
+            assert_eq!(print(&decode(&bytes, t).unwrap().0), line);
+        }
+        assert!(parse_line("v_fma_mix_f32 v2, v3, v4, v5", Target::Gfx900).is_err());
+        assert!(parse_line("v_mad_mix_f32 v2, v3, v4, v5", Target::Gfx904).is_err());
+        for name in ["v_mad_mix_f32", "v_fma_mix_f32"] {
+            let line = format!("{name} v2, v3, v4, v5");
+            assert!(parse_line(&line, Target::Gfx9Generic).is_err(), "{line}");
+        }
+        assert!(decode(&bytes, Target::Gfx9Generic).is_err());
     }
 }

@@ -146,6 +146,11 @@ impl Operand {
         match *self {
             Operand::Src { code, width } => print_code(&mut s, code, width, ty),
             Operand::Agpr { num, width } => tuple(&mut s, "a", u32::from(num), width),
+            // llvm-objdump-19 prints a 16-bit operand's literal as its low
+            // 16 bits (the high half of the dword is ignored).
+            Operand::Literal(v) if matches!(ty, SrcType::F16 | SrcType::I16) => {
+                let _ = write!(s, "{:#x}", v & 0xFFFF);
+            }
             Operand::Literal(v) => {
                 let _ = write!(s, "{v:#x}");
             }
@@ -263,7 +268,8 @@ pub(crate) fn parse_reg(text: &str) -> Option<Operand> {
             }
             (rest.parse().ok()?, 1)
         };
-    let last = first + u32::from(width) - 1;
+    // Saturating: `v4294967295` is out of range, not an overflow.
+    let last = first.saturating_add(u32::from(width)) - 1;
     match prefix {
         "s" if last <= 101 => Some(Operand::Src {
             code: first as u16,
@@ -379,6 +385,58 @@ fn inline_f16(bits: u16) -> Option<u16> {
         .position(|&b| b == bits)
         .map(|i| 240 + i as u16)
         .or((bits == 0).then_some(128))
+}
+
+/// The bits a constant operand (inline code or literal) of a 32-bit or
+/// f16 operand stands for (f16: the low 16 bits); None for registers and
+/// other types.
+fn constant_bits(op: &Operand, ty: SrcType) -> Option<u32> {
+    let f16 = ty == SrcType::F16;
+    match *op {
+        Operand::Literal(x) => Some(if f16 { x & 0xFFFF } else { x }),
+        Operand::Src { code, .. } => {
+            let int = match code {
+                128..=192 => i64::from(code) - 128,
+                193..=208 => 192 - i64::from(code),
+                240..=248 if f16 => return Some(u32::from(F16_BITS[usize::from(code - 240)])),
+                240..=247 => return Some(FLOATS[usize::from(code - 240)].2),
+                248 => return Some(INV_2PI_F32),
+                _ => return None,
+            };
+            Some(if f16 { int as u32 & 0xFFFF } else { int as u32 })
+        }
+        _ => None,
+    }
+}
+
+/// An f32 or f16 constant with llvm-mc's treatment of float modifiers on
+/// an operand that has no modifier bits (VOP1/VOP2/VOPC e32): `abs` clears
+/// and `neg` flips the sign bit of the constant itself (`v_add_f32 v0,
+/// |-1.0|, v1` is `v_add_f32_e32 v0, 1.0, v1`). None when not a constant
+/// of such a type.
+pub(crate) fn apply_fp_modifiers(
+    op: &Operand,
+    ty: SrcType,
+    width: u8,
+    neg: bool,
+    abs: bool,
+) -> Option<Operand> {
+    if width != 1 || !matches!(ty, SrcType::B32 | SrcType::F16) {
+        return None;
+    }
+    let sign = if ty == SrcType::F16 { 1 << 15 } else { 1 << 31 };
+    let mut bits = constant_bits(op, ty)?;
+    if abs {
+        bits &= !sign;
+    }
+    if neg {
+        bits ^= sign;
+    }
+    Some(if ty == SrcType::F16 {
+        constant(inline_f16(bits as u16), bits, width)
+    } else {
+        constant(inline32(bits), bits, width)
+    })
 }
 
 /// A constant operand: an inline code, else a literal.

@@ -39,6 +39,15 @@ impl Assembly {
         if self.kernels.is_empty() {
             return Err(self.link_error(0, "no kernels (.amdhsa_kernel) to link".into()));
         }
+        if let Some(r) = self.relocations.first() {
+            return Err(self.link_error(
+                0,
+                format!(
+                    "relocation against {} in {}: not supported by the linker (assemble with -c)",
+                    r.symbol, self.sections[r.section].name
+                ),
+            ));
+        }
         for s in &self.sections {
             if ![".text", ".rodata", ".data"].contains(&s.name.as_str()) && !s.data.is_empty() {
                 return Err(self.link_error(

@@ -22,11 +22,17 @@
 //! `.globl`/`.type`/`.size`/`.protected`/`.hidden`, `.set`/`=`,
 //! `.amdgcn_target`, `.amdhsa_code_object_version`,
 //! `.amdhsa_kernel NAME … .end_amdhsa_kernel`,
-//! `.amdgpu_metadata … .end_amdgpu_metadata`. Branches (`s_branch`,
-//! `s_cbranch_*`, `s_call_b64`) take labels, resolved to word offsets.
+//! `.amdgpu_metadata … .end_amdgpu_metadata`, `.amdgpu_lds`. Branches
+//! (`s_branch`, `s_cbranch_*`, `s_call_b64`) take labels, resolved to word
+//! offsets. Operands may be constant expressions of `.set` symbols (folded);
+//! a 32-bit literal may name symbols (`sym@abs32@lo`, `sym@rel32@hi+4`,
+//! `(BB2-BB1)&0xffffffff`, `label`), resolved at the end of the file or
+//! written as `R_AMDGPU_*` relocations of the `-c` object.
 //!
 //! Not supported (an error, never wrong output): data directives whose
-//! value needs a relocation (`.long sym`), `.if`/`.ifdef`, macros, and
+//! value needs a relocation (`.long sym`), relocations against local
+//! symbols (llvm-mc's section-symbol relocations), relocations in the
+//! linked output, `.if`/`.ifdef`, macros, and
 //! for [`Assembly::link`] anything but kernels (`.text` holding the
 //! kernels at 256-byte boundaries, `.rodata` holding their descriptors,
 //! only `.L` labels besides the kernel symbols).
@@ -47,9 +53,13 @@ use crate::metadata::Metadata;
 use crate::target::TargetId;
 
 mod expr;
+mod fold;
 mod link;
 mod object;
+mod reloc;
 mod yaml;
+
+pub use reloc::Relocation;
 
 use expr::{Expr, ExprParser, Value, expr_loc};
 use yaml::{YamlTree, dropped_key};
@@ -162,6 +172,9 @@ pub struct Symbol {
     pub size: Option<u64>,
     /// `STV_*`.
     pub visibility: u8,
+    /// `.amdgpu_lds NAME, SIZE[, ALIGN]`: an LDS variable (size, alignment),
+    /// a symbol of section `SHN_AMDGPU_LDS` whose value is its alignment.
+    pub lds: Option<(u64, u64)>,
 }
 
 /// A kernel from `.amdhsa_kernel`.
@@ -192,6 +205,8 @@ pub struct Assembly {
     pub kernels: Vec<Kernel>,
     /// `.amdgpu_metadata`, if given.
     pub metadata: Option<Metadata>,
+    /// Relocations of symbolic instruction literals (`sym@abs32@lo`, …).
+    pub relocations: Vec<Relocation>,
     /// `-show-encoding` text: every label and instruction as llvm-mc
     /// prints them (directives are not echoed).
     pub listing: String,
@@ -218,7 +233,7 @@ fn assemble_with(source: &str, opts: &Options, want_listing: bool) -> Result<Ass
             column: 0,
             len: 0,
             message: format!(
-                "processor {} is not supported (GFX9 only: gfx900, gfx906, gfx90a, gfx942)",
+                "processor {} is not supported (GFX9 only: gfx900, gfx902, gfx904, gfx906, gfx908, gfx909, gfx90a, gfx90c, gfx940, gfx941, gfx942, gfx9-generic)",
                 opts.target.processor.name
             ),
             source: String::new(),
@@ -234,6 +249,8 @@ fn assemble_with(source: &str, opts: &Options, want_listing: bool) -> Result<Ass
         symbols: Vec::new(),
         by_name: HashMap::new(),
         fixups: Vec::new(),
+        literal_fixups: Vec::new(),
+        relocations: Vec::new(),
         sizes: Vec::new(),
         kernels: Vec::new(),
         metadata: None,
@@ -273,6 +290,8 @@ struct Asm<'s> {
     symbols: Vec<Symbol>,
     by_name: HashMap<String, usize>,
     fixups: Vec<Fixup>,
+    literal_fixups: Vec<reloc::LiteralFixup>,
+    relocations: Vec<Relocation>,
     sizes: Vec<(String, Expr, Loc)>,
     kernels: Vec<Kernel>,
     metadata: Option<Metadata>,
@@ -396,6 +415,7 @@ impl<'s> Asm<'s> {
             object: false,
             size: None,
             visibility: STV_DEFAULT,
+            lds: None,
         });
         self.by_name
             .insert(name.to_string(), self.symbols.len() - 1);
@@ -704,6 +724,46 @@ impl<'s> Asm<'s> {
         }
     }
 
+    /// `.amdgpu_lds NAME, SIZE[, ALIGN]` (alignment 4 by default, a power
+    /// of two).
+    fn amdgpu_lds(&mut self, args: &[(&str, usize)]) {
+        let Some(&(name, c)) = args
+            .first()
+            .filter(|(t, _)| ident_len(t) == t.len() && !t.is_empty())
+        else {
+            let c = args.first().map_or(0, |a| a.1);
+            self.error(self.loc(c, 0), "expected identifier");
+            return;
+        };
+        let Some(&(size, sc)) = args.get(1) else {
+            self.error(self.loc(c + name.len(), 0), "expected ','");
+            return;
+        };
+        let Some(size) = self.absolute(size, sc) else {
+            return;
+        };
+        let align = match args.get(2) {
+            Some(&(a, ac)) => match self.absolute(a, ac) {
+                Some(v) if v > 0 && (v as u64).is_power_of_two() => v as u64,
+                Some(_) => return self.error(self.loc(ac, 0), "alignment must be a power of two"),
+                None => return,
+            },
+            None => 4,
+        };
+        if !(0..=i64::from(u32::MAX)).contains(&size) {
+            return self.error(self.loc(sc, 0), "size is too large");
+        }
+        let i = self.symbol(name);
+        if self.symbols[i].defined.is_some() || self.symbols[i].absolute.is_some() {
+            return self.error(
+                self.loc(c, 0),
+                format!("invalid symbol redefinition: {name}"),
+            );
+        }
+        self.symbols[i].lds = Some((size as u64, align));
+        self.symbols[i].object = true;
+    }
+
     /// Splits comma-separated arguments, with their columns.
     fn args(text: &str, col: usize) -> Vec<(&str, usize)> {
         let mut out = Vec::new();
@@ -862,6 +922,7 @@ impl<'s> Asm<'s> {
                     }
                 }
             }
+            ".amdgpu_lds" => self.amdgpu_lds(&args),
             ".type" => {
                 let n = ident_len(first.0);
                 if n == 0 || args.len() < 2 {
@@ -1139,8 +1200,17 @@ impl<'s> Asm<'s> {
                 text = format!("{}{v}", &stmt[..last_start]);
             }
         }
-        let text = self.substitute_absolutes(&text, mlen);
-        let inst = match gfx9::parse_line(&text, self.isa) {
+        let text = fold::fold_constants(&self.substitute_absolutes(&text, mlen), mlen);
+        // A literal operand naming symbols: encoded with a placeholder,
+        // fixed up at the end of the file.
+        let mut symbolic = None;
+        let parsed = gfx9::parse_line(&text, self.isa).or_else(|e| {
+            let (line, shown, expr, spec) = self.symbolic_operand(&text, mlen).ok_or(e.clone())?;
+            let inst = gfx9::parse_line(&line, self.isa).map_err(|_| e)?;
+            symbolic = Some((shown, expr, spec));
+            Ok(inst)
+        });
+        let inst = match parsed {
             Ok(inst) => inst,
             Err(gfx9::Error::Syntax { message, column }) => {
                 self.error(self.loc(col + column - 1, 0), message);
@@ -1151,13 +1221,30 @@ impl<'s> Asm<'s> {
                 return;
             }
         };
-        let bytes = match gfx9::encode(&inst, self.isa) {
+        let mut bytes = match gfx9::encode(&inst, self.isa) {
             Ok(b) => b,
             Err(e) => {
                 self.error(self.loc(col, 0), e.to_string());
                 return;
             }
         };
+        let mut literal = None;
+        if let Some((shown, expr, spec)) = symbolic {
+            // Symbols exist from their first mention (their table order).
+            let mut names = Vec::new();
+            reloc::symbol_names(&expr, &mut names);
+            for n in names {
+                self.symbol(&n);
+            }
+            let loc = self.loc(col, 0);
+            match self.literal_fixup(&mut bytes, expr, spec, loc) {
+                Some(kind) => literal = Some((shown, kind)),
+                None => {
+                    self.error(loc, "invalid operand for instruction");
+                    return;
+                }
+            }
+        }
         let s = self.section();
         let offset = self.sections[s].data.len() as u64;
         if let Some((l, lcol)) = &label {
@@ -1181,6 +1268,9 @@ impl<'s> Asm<'s> {
                 label.as_ref().map(|(l, _)| l.as_str()),
                 branch,
             );
+            if let Some((shown, kind)) = &literal {
+                self.list_literal_fixup(shown, kind);
+            }
         }
         self.emit(&bytes);
     }
@@ -1229,6 +1319,30 @@ impl<'s> Asm<'s> {
         }
     }
 
+    /// Rewrites the listing line just added for an instruction whose
+    /// literal is a fixup: the expression in place of the placeholder, `A`
+    /// for the literal bytes, then llvm-mc's fixup line.
+    fn list_literal_fixup(&mut self, shown: &str, kind: &str) {
+        let start = self.listing[..self.listing.len() - 1]
+            .rfind('\n')
+            .map_or(0, |p| p + 1);
+        let line = self.listing.split_off(start);
+        let (text, enc) = line.split_once("; encoding: [").unwrap_or((&line, ""));
+        let placeholder = format!("{:#x}", reloc::PLACEHOLDER);
+        let text = text.trim().replacen(&placeholder, shown, 1);
+        let mut enc: Vec<&str> = enc.trim_end().trim_end_matches(']').split(',').collect();
+        for b in enc.iter_mut().skip(4) {
+            *b = "A";
+        }
+        let pad = COMMENT_COLUMN.saturating_sub(text.len()).max(1);
+        self.listing.push_str(&format!(
+            "\t{text}{}; encoding: [{}]\n{};   fixup A - offset: 4, value: {shown}, kind: {kind}\n",
+            " ".repeat(pad),
+            enc.join(","),
+            " ".repeat(COMMENT_COLUMN)
+        ));
+    }
+
     /// Replaces operands that name `.set` symbols by their values (after
     /// the mnemonic, which is `from` bytes long).
     fn substitute_absolutes(&self, text: &str, from: usize) -> String {
@@ -1241,12 +1355,17 @@ impl<'s> Asm<'s> {
             let n = ident_len(rest);
             // An identifier that starts a token (not the tail of `0x1f`).
             let starts_token = !out.ends_with(|p: char| p.is_ascii_alphanumeric() || p == '_');
+            // `offset:` and `{id: …}` keys and `hwreg(…)`-like operand
+            // syntax are keywords, not symbols.
+            // A register name stays a register (`s0 = 1` does not change `s0`).
+            let key = rest[n..].starts_with([':', '(']) || reloc::is_register_name(&rest[..n]);
             if n > 0 && starts_token {
                 let word = &rest[..n];
                 match self
                     .by_name
                     .get(word)
                     .and_then(|&i| self.symbols[i].absolute)
+                    .filter(|_| !key)
                 {
                     Some(v) => out.push_str(&v.to_string()),
                     None => out.push_str(word),
@@ -1261,6 +1380,7 @@ impl<'s> Asm<'s> {
     }
 
     fn finish(mut self) -> Result<Assembly, Errors> {
+        self.resolve_literal_fixups();
         // Branches.
         for f in std::mem::take(&mut self.fixups) {
             let target = self
@@ -1301,12 +1421,13 @@ impl<'s> Asm<'s> {
             return Err(Errors(self.diags));
         }
         Ok(Assembly {
-            target: self.target,
+            target: self.target.for_code_object(self.cov),
             code_object_version: self.cov,
             sections: self.sections,
             symbols: self.symbols,
             kernels: self.kernels,
             metadata: self.metadata,
+            relocations: self.relocations,
             listing: self.listing,
             file_name: self.file,
         })

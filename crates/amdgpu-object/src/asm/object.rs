@@ -61,14 +61,22 @@ impl Assembly {
         let emitted = |s: &&Symbol| {
             !s.name.starts_with(".L") && (s.defined.is_some() || s.absolute.is_some() || s.global)
         };
+        // An LDS variable is global, and only there when `.globl` or used.
         let mut undefined_refs: Vec<&str> = Vec::new();
         for k in &self.kernels {
             if self.sym(&k.name).is_none_or(|s| s.defined.is_none()) {
                 undefined_refs.push(&k.name);
             }
         }
+        for r in &self.relocations {
+            if self.sym(&r.symbol).is_none_or(|s| s.defined.is_none()) {
+                undefined_refs.push(&r.symbol);
+            }
+        }
         let is_global = |s: &Symbol| {
-            s.global || (s.defined.is_none() && undefined_refs.contains(&s.name.as_str()))
+            s.global
+                || (s.defined.is_none() && undefined_refs.contains(&s.name.as_str()))
+                || (s.lds.is_some() && emitted(&s))
         };
         let mut syms: Vec<&Symbol> = self
             .symbols
@@ -92,6 +100,12 @@ impl Assembly {
                 return Err(self.link_error(k.line, format!("no symbol for kernel {}", k.name)));
             };
             relocs[k.at.0].push((k.at.1 + 16, si, R_AMDGPU_REL64, 16));
+        }
+        for r in &self.relocations {
+            let Some(si) = sym_index(&r.symbol) else {
+                return Err(self.link_error(0, format!("no symbol for relocation {}", r.symbol)));
+            };
+            relocs[r.section].push((r.offset, si, u64::from(r.kind), r.addend));
         }
 
         // Section headers: null, .strtab, (section, .rela)*, .note, .symtab.
@@ -181,9 +195,10 @@ impl Assembly {
 
         let mut symtab = vec![0u8; 24];
         for s in &syms {
-            let (shndx, value) = match (s.defined, s.absolute) {
-                (Some((sec, off)), _) => (header_of[sec] as u16, off),
-                (None, Some(v)) => (SHN_ABS, v as u64),
+            let (shndx, value) = match (s.defined, s.absolute, s.lds) {
+                (Some((sec, off)), ..) => (header_of[sec] as u16, off),
+                (None, Some(v), _) => (SHN_ABS, v as u64),
+                (None, None, Some((_, align))) => (SHN_AMDGPU_LDS, align),
                 _ => (SHN_UNDEF, 0),
             };
             let kind = if s.function {
@@ -199,7 +214,8 @@ impl Assembly {
             symtab.push(s.visibility);
             symtab.extend_from_slice(&shndx.to_le_bytes());
             symtab.extend_from_slice(&value.to_le_bytes());
-            symtab.extend_from_slice(&s.size.unwrap_or(0).to_le_bytes());
+            let size = s.lds.map_or(s.size.unwrap_or(0), |(n, _)| n);
+            symtab.extend_from_slice(&size.to_le_bytes());
         }
         let mut rela_data: Vec<Vec<u8>> = Vec::new();
         for (_, i) in &rela_of {

@@ -36,6 +36,10 @@ pub struct Args {
     /// `llvm-objdump-19 -D --disassemble-symbols=K.kd`.
     #[arg(long = "kernels", short = 'k')]
     kernels: bool,
+    /// Kernel descriptors field by field (`kernel_descriptor_t`: offset,
+    /// field, value).
+    #[arg(long = "kd-fields", short = 'F')]
+    kd_fields: bool,
 }
 
 /// Prints the selected views; malformed ELF is reported with its offset.
@@ -48,13 +52,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         || args.segments
         || args.symbols
         || args.notes
-        || args.kernels);
-    let views: [(bool, View); 6] = [
+        || args.kernels
+        || args.kd_fields);
+    let views: [(bool, View); 7] = [
         (args.header, print::readelf_header),
         (args.sections, print::readelf_sections),
         (args.segments, print::readelf_segments),
         (args.symbols, print::readelf_symbols),
         (args.notes, print::readelf_notes),
+        (args.kd_fields, print::kernel_descriptor_fields),
         (args.kernels, print::kernel_descriptors),
     ];
     let mut out = String::new();
