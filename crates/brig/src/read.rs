@@ -217,8 +217,20 @@ impl<'a> EntryStarts<'a> {
         let end = b.len();
         let mut words = vec![0u64; end.div_ceil(4 * 64)];
         if !check {
+            // The bits of one bitmap word are gathered before it is
+            // written: recorded offsets increase, so each word is written
+            // about once (any order still gives the right bitmap).
+            let (mut cur, mut acc) = (0usize, 0u64);
             for &o in offsets {
-                *words.get_mut(o as usize / (4 * 64))? |= 1 << (o / 4 % 64);
+                let w = o as usize / (4 * 64);
+                if w != cur {
+                    *words.get_mut(cur)? |= acc;
+                    (cur, acc) = (w, 0);
+                }
+                acc |= 1 << (o / 4 % 64);
+            }
+            if acc != 0 {
+                *words.get_mut(cur)? |= acc;
             }
             return Some(Self {
                 offsets: Cow::Borrowed(offsets),

@@ -326,25 +326,32 @@ fn rebuilt_kernel() -> (BrigWriter, Vec<u8>) {
 fn recorded_entry_starts_match_the_walk() {
     let (mut w, file) = rebuilt_kernel();
     let parsed = BrigModule::parse(&file).unwrap();
-    let trusted = w
-        .clone()
-        .trusted_module()
-        .map(|m| m.code_offset_slice().to_vec());
-    assert_eq!(trusted.unwrap(), parsed.code_offset_slice());
+    let mut trusted_writer = w.clone();
+    let trusted = trusted_writer.trusted_module().unwrap();
+    assert_eq!(trusted.code_offset_slice(), parsed.code_offset_slice());
     let view = w.module().unwrap();
-    assert_eq!(parsed.code_offset_slice(), view.code_offset_slice());
-    assert_eq!(parsed.operand_offset_slice(), view.operand_offset_slice());
-    let a: Vec<_> = parsed.data_entries().collect();
-    let b: Vec<_> = view.data_entries().collect();
-    assert_eq!(a, b);
-    for off in 0..file.len() as u32 {
-        let (c, o) = (CodeOffset::new(off), OperandOffset::new(off));
-        assert_eq!(view.is_code_entry(c), parsed.is_code_entry(c), "{off}");
-        assert_eq!(
-            view.is_operand_entry(o),
-            parsed.is_operand_entry(o),
-            "{off}"
+    for m in [&view, &trusted] {
+        assert_eq!(parsed.code_offset_slice(), m.code_offset_slice());
+        assert_eq!(parsed.operand_offset_slice(), m.operand_offset_slice());
+        let a: Vec<_> = parsed.data_entries().collect();
+        let b: Vec<_> = m.data_entries().collect();
+        assert_eq!(a, b);
+        assert_same_entry_starts(&parsed, m, file.len() as u32);
+    }
+}
+
+/// `m` has an entry start in each section exactly where `parsed` has one,
+/// at every offset below `end`.
+fn assert_same_entry_starts(parsed: &BrigModule<'_>, m: &BrigModule<'_>, end: u32) {
+    for off in 0..end {
+        let (c, o, d) = (
+            CodeOffset::new(off),
+            OperandOffset::new(off),
+            DataOffset::new(off),
         );
+        assert_eq!(m.is_code_entry(c), parsed.is_code_entry(c), "{off}");
+        assert_eq!(m.is_operand_entry(o), parsed.is_operand_entry(o), "{off}");
+        assert_eq!(m.is_data_entry(d), parsed.is_data_entry(d), "{off}");
     }
 }
 
