@@ -697,10 +697,16 @@ fn private_accesses_past_the_private_segment_fault() {
 ";
     let cases = [
         ("buffer_store_dword v1, off, s[0:3], s7 offset:60", None),
-        ("buffer_store_dword v1, off, s[0:3], s7 offset:64", Some("0x40")),
+        (
+            "buffer_store_dword v1, off, s[0:3], s7 offset:64",
+            Some("0x40"),
+        ),
         ("scratch_store_dword v6, v1, off offset:60", None),
         ("scratch_store_dword v6, v1, off offset:64", Some("0x40")),
-        ("scratch_load_dwordx2 v[2:3], v6, off offset:60", Some("0x40")),
+        (
+            "scratch_load_dwordx2 v[2:3], v6, off offset:60",
+            Some("0x40"),
+        ),
         (
             "v_mov_b32 v2, 0x100\n  v_mov_b32 v3, s11\n  flat_load_dword v4, v[2:3]",
             Some("0x100"),
@@ -718,7 +724,9 @@ fn private_accesses_past_the_private_segment_fault() {
             match fault {
                 None => assert!(r.is_ok(), "{cpu}: `{inst}`: {:?}", r.err()),
                 Some(offset) => {
-                    let e = r.err().unwrap_or_else(|| panic!("{cpu}: `{inst}` did not fault"));
+                    let e = r
+                        .err()
+                        .unwrap_or_else(|| panic!("{cpu}: `{inst}` did not fault"));
                     assert!(
                         e.contains("private memory fault")
                             && e.contains(&format!("private offset {offset}"))

@@ -26,6 +26,7 @@ mod cfg;
 mod compare;
 mod convert;
 mod crosslane;
+mod detect;
 mod dispatch;
 mod divide;
 mod fbarrier;
@@ -195,6 +196,9 @@ struct Cx<'a> {
     alloca_area: Option<VReg>,
     /// Bytes of call stack per work-item ([`crate::Options::stack_size`]).
     stack_size: u32,
+    /// The DETECT field and enabled exceptions, when the kernel enables
+    /// any ([`detect`]).
+    detect: Option<detect::Detect>,
 }
 
 /// What lowering one kernel needs from the module and the options.
@@ -358,6 +362,7 @@ fn lower_kernel_with(
     cx.prologue(&layout)?;
     cx.scratch_setup(&layout, private_size, scratch_on)?;
     cx.store_context()?;
+    cx.detect_init(&full)?;
 
     if has_alloca {
         cx.start_alloca_area()?;
@@ -432,6 +437,7 @@ impl<'a> Cx<'a> {
             context: None,
             alloca_area: None,
             stack_size: job.opts.stack_size,
+            detect: None,
         }
     }
 

@@ -233,8 +233,12 @@ impl Lanes2 {
     fn read(w: &Wave, c: &Ctx<'_>, d: &Decoded, vaddr: usize) -> Lanes2 {
         let rsrc = Rsrc::read(w, d.op(vaddr + 1));
         let facts = c.dispatch;
-        let window = (facts.scratch_base != 0 && rsrc.base == facts.scratch_base)
-            .then(|| (w.scratch_base, w.scratch_base + facts.private_limit() * LANES as u64));
+        let window = (facts.scratch_base != 0 && rsrc.base == facts.scratch_base).then(|| {
+            (
+                w.scratch_base,
+                w.scratch_base + facts.private_limit() * LANES as u64,
+            )
+        });
         let soff = w.scalar(d.op(vaddr + 2), Ty::B32).unwrap_or(0) & 0xffff_ffff;
         let m = &d.inst.mods;
         let inst = u64::from(m.offset as u32 & 0xfff);

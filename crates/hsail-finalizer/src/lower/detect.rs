@@ -1,0 +1,563 @@
+//! DETECT exception flags computed in software (PRM 11.2, 12.2, 13.4).
+//!
+//! Design. When a kernel (or a function it reaches) enables DETECT for a
+//! set E of the five exceptions (`enabledetectexceptions E`), the wave's
+//! `exception_detected` field lives in one SGPR, zeroed in the prologue;
+//! `getdetectexcept`/`setdetectexcept`/`cleardetectexcept` read and write
+//! it ([`super::mode`]). Before each f32/f64 `add`, `sub`, `mul`, `fma`,
+//! `mad`, `div` and `sqrt` the finalizer computes, per lane, which of the
+//! exceptions in E the instruction raises (PRM 4.19.2) and ORs each one
+//! present in an active lane into the field (`v_cmp` lane mask, AND EXEC,
+//! `s_cselect`). Hardware flags (TRAPSTS.EXCP) are not used: the
+//! multi-instruction `div`/`sqrt` expansions raise flags the single HSAIL
+//! instruction must not. A kernel without the directive gets no extra
+//! code and keeps the TRAPSTS behaviour of `getdetectexcept`.
+//!
+//! Rules (after flushing subnormal inputs under `ftz`, PRM 4.19.3), with
+//! v the exact result:
+//! - INVALID_OPERATION: an input is a signaling NaN, or the result is a
+//!   NaN while no input is one (∞−∞, 0·∞, 0/0, ∞/∞, √negative).
+//! - DIVIDE_BY_ZERO (`div`): divisor zero, dividend finite non-zero.
+//! - OVERFLOW: finite inputs and v beyond the rounding's overflow
+//!   threshold (f32: the largest finite plus half an ulp for `near`, 2^128
+//!   toward zero, just above the largest finite away from zero; f64: the
+//!   nearest-even reference result is infinite).
+//! - UNDERFLOW: tininess is detected BEFORE rounding (|v| below the
+//!   smallest normal, v ≠ 0); raised when v is tiny and not representable,
+//!   or tiny under `ftz` (flushed to zero).
+//! - INEXACT: v is not representable (overflow included), or v is tiny
+//!   under `ftz` (this implementation's choice, PRM 4.19.2).
+//!
+//! v is represented as an f64 pair (s, e), v = s + e with e the exact
+//! residual: f32 operations are evaluated in f64 (products exactly,
+//! sums with TwoSum, quotients and square roots with their fma
+//! remainder), so every f32 flag is exact except for v within an f64
+//! residual of an overflow threshold. f64 operations use the nearest-even
+//! f64 result and its TwoSum/fma residual: exact for `add`/`sub`; for
+//! `mul`/`div`/`fma` a residual below 2^-1074 (results near the subnormal
+//! range) can be lost, and `fma`'s residual is a sum of three rounded
+//! terms; f64 OVERFLOW in directed roundings follows the nearest-even
+//! threshold.
+
+use amdgpu_codegen::{Opnd, VReg};
+use brig::{BrigControlDirective, BrigOpcode};
+use hsail::validate::CodeBlock;
+
+use super::mode::{DOWN, FloatMods, Fmt, NEAR, UP, ZERO};
+use super::{Cx, Src, pair};
+use crate::Result;
+
+/// DETECT state of the kernel being lowered.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Detect {
+    /// The SGPR holding the wave's `exception_detected` bits.
+    pub field: VReg,
+    /// The exceptions enabled for DETECT (bits 0..4).
+    pub mask: u32,
+}
+
+/// Exception bits (PRM 11.2).
+const INVALID: u32 = 1;
+const DIVIDE_BY_ZERO: u32 = 2;
+const OVERFLOW: u32 = 4;
+const UNDERFLOW: u32 = 8;
+const INEXACT: u32 = 16;
+
+/// `v_cmp_class` masks (PRM Table 5-18 layout).
+const SNAN: u64 = 0x1;
+const NAN: u64 = 0x3;
+const NEG_INF: u64 = 0x4;
+const POS_INF: u64 = 0x200;
+const ZEROS: u64 = 0x60;
+const FINITE: u64 = 0x1f8;
+const FINITE_NONZERO: u64 = 0x198;
+
+/// f64 bit patterns used by the classification.
+const F64_MIN_NORMAL: u64 = 0x0010_0000_0000_0000;
+const F32_MIN_NORMAL_AS_F64: u64 = 0x3810_0000_0000_0000;
+/// The largest finite f32, as f64.
+const F32_MAX_AS_F64: u64 = 0x47ef_ffff_e000_0000;
+/// The largest finite f64.
+const F64_MAX: u64 = 0x7fef_ffff_ffff_ffff;
+/// +∞ (f64): "the result is infinite" as a threshold.
+const F64_INF: u64 = 0x7ff0_0000_0000_0000;
+/// f32 largest finite plus half an ulp, as f64 (nearest-even threshold).
+const F32_NEAR_OVERFLOW: u64 = 0x47ef_ffff_f000_0000;
+/// 2^128 as f64 (threshold when rounding toward zero).
+const F32_ZERO_OVERFLOW: u64 = 0x47f0_0000_0000_0000;
+
+/// The arithmetic operations DETECT covers.
+const OPS: [BrigOpcode; 7] = [
+    BrigOpcode::ADD,
+    BrigOpcode::SUB,
+    BrigOpcode::MUL,
+    BrigOpcode::FMA,
+    BrigOpcode::MAD,
+    BrigOpcode::DIV,
+    BrigOpcode::SQRT,
+];
+
+/// The exact result v = (s + e)·2^exp as f64 values, with `e` of the
+/// sign of (v/2^exp − s) (zero when exact) and `s` the nearest-even
+/// rounding of v/2^exp.
+struct Exact {
+    /// Reference result (f64), scaled by 2^−exp.
+    s: Opnd,
+    /// Residual (its sign and whether it is zero matter).
+    e: Opnd,
+    /// The scale's exponent (a VGPR), when the operands were normalized
+    /// so that no residual underflows.
+    exp: Option<VReg>,
+    /// The instruction is f32: v must also be representable in f32.
+    f32: bool,
+}
+
+impl Cx<'_> {
+    /// Sets up DETECT for a kernel reaching code blocks `blocks`: the
+    /// union of their `enabledetectexceptions` masks; a non-empty set
+    /// reserves and zeroes the field.
+    pub(super) fn detect_init(&mut self, blocks: &[&CodeBlock]) -> Result<()> {
+        let mut mask = 0u32;
+        for (at, value) in self.controls(BrigControlDirective::ENABLEDETECTEXCEPTIONS, blocks) {
+            mask |= value.unwrap_or(0x1f) as u32 & 0x1f;
+            if mask != 0 && !self.machine.is_empty() {
+                self.at = at;
+                return Err(self.unsupported(
+                    "DETECT exceptions (enabledetectexceptions) in a kernel with recursive \
+                     (machine) functions"
+                        .into(),
+                ));
+            }
+        }
+        if mask == 0 {
+            return Ok(());
+        }
+        let field = self.stemp(1);
+        let zero = self.minst("s_mov_b32", vec![super::r(field), Opnd::constant(0)])?;
+        self.f.prologue.push(zero);
+        self.detect = Some(Detect { field, mask });
+        Ok(())
+    }
+
+    /// Records the DETECT flags `op` raises on the values `s` (called
+    /// before the instruction, whose destination may alias a source).
+    pub(super) fn detect_arith(
+        &mut self,
+        op: BrigOpcode,
+        f: Fmt,
+        s: &[Src],
+        mods: FloatMods,
+    ) -> Result<()> {
+        if self.detect.is_none() || !OPS.contains(&op) || f == Fmt::F16 {
+            return Ok(());
+        }
+        let mut x = Vec::new();
+        for &v in s {
+            let v = self.fval(v, f)?;
+            x.push(if mods.ftz { self.flush(v, f)? } else { v });
+        }
+        // Input classes.
+        let snan = self.fold_class(&x, f, SNAN, "s_or_b64")?;
+        let nan_in = self.fold_class(&x, f, NAN, "s_or_b64")?;
+        let finite = self.fold_class(&x, f, FINITE, "s_and_b64")?;
+        let exact = match f {
+            Fmt::F32 => self.exact_f32(op, &x)?,
+            _ => self.exact_f64(op, &x)?,
+        };
+        // INVALID: sNaN input, or a NaN made from non-NaN inputs.
+        let nan_out = self.class_mask(exact.s, Fmt::F64, NAN)?;
+        let made = self.mask_op("s_andn2_b64", nan_out, nan_in)?;
+        let invalid = self.mask_op("s_or_b64", snan, made)?;
+        self.record(invalid, INVALID)?;
+        let divzero = if op == BrigOpcode::DIV {
+            let z = self.class_mask(x[1], f, ZEROS)?;
+            let n = self.class_mask(x[0], f, FINITE_NONZERO)?;
+            let m = self.mask_op("s_and_b64", z, n)?;
+            self.record(m, DIVIDE_BY_ZERO)?;
+            Some(m)
+        } else {
+            None
+        };
+        if self
+            .detect
+            .is_some_and(|d| d.mask & (OVERFLOW | UNDERFLOW | INEXACT) == 0)
+        {
+            return Ok(());
+        }
+        let s_finite = self.class_mask(exact.s, Fmt::F64, FINITE)?;
+        let mut valid = self.mask_op("s_and_b64", finite, s_finite)?;
+        if let Some(z) = divzero {
+            valid = self.mask_op("s_andn2_b64", valid, z)?;
+        }
+        // OVERFLOW.
+        let round = self.round_of(f, mods);
+        let over = self.overflow(&exact, round, finite, divzero)?;
+        self.record(over, OVERFLOW)?;
+        // Tiny before rounding and non-representable.
+        let tiny = self.tiny(&exact)?;
+        let tiny = self.mask_op("s_and_b64", tiny, valid)?;
+        let mut inexact = self.cmp_f64("v_cmp_neq_f64_e64", exact.e, Opnd::constant(0))?;
+        if exact.f32 {
+            let round_trip = self.f32_round_trip(exact.s)?;
+            inexact = self.mask_op("s_or_b64", inexact, round_trip)?;
+        }
+        if let Some(lost) = self.scale_lost(&exact)? {
+            inexact = self.mask_op("s_or_b64", inexact, lost)?;
+        }
+        inexact = self.mask_op("s_and_b64", inexact, valid)?;
+        inexact = self.mask_op("s_or_b64", inexact, over)?;
+        if mods.ftz {
+            inexact = self.mask_op("s_or_b64", inexact, tiny)?;
+        }
+        self.record(inexact, INEXACT)?;
+        let under = if mods.ftz {
+            tiny
+        } else {
+            self.mask_op("s_and_b64", tiny, inexact)?
+        };
+        self.record(under, UNDERFLOW)
+    }
+
+    /// The MODE of the reference computations: nearest even, subnormals
+    /// kept, for f32 and f64.
+    fn exact_mode(&self) -> super::mode::FpMode {
+        self.mode
+            .round(Fmt::F32, NEAR)
+            .ftz(Fmt::F32, false)
+            .round(Fmt::F64, NEAR)
+            .ftz(Fmt::F64, false)
+    }
+
+    /// f32 `op` on `x` evaluated in f64 as an exact pair.
+    fn exact_f32(&mut self, op: BrigOpcode, x: &[Opnd]) -> Result<Exact> {
+        let m = self.exact_mode();
+        let w: Vec<Opnd> = self.in_mode(m, |cx| {
+            x.iter()
+                .map(|&v| cx.op_new(Fmt::F64, "v_cvt_f64_f32", &[v], 0))
+                .collect()
+        })?;
+        let (s, e) = self.exact_pair(op, &w)?;
+        Ok(Exact {
+            s,
+            e,
+            exp: None,
+            f32: true,
+        })
+    }
+
+    /// f64 `op` on `x`: `mul`, `div` and `sqrt` on the operands'
+    /// mantissas (`v_frexp_mant`, in [0.5, 1)) and the exponents apart,
+    /// so the residual never underflows; `add`/`sub` (TwoSum is exact)
+    /// and `fma` unscaled.
+    fn exact_f64(&mut self, op: BrigOpcode, x: &[Opnd]) -> Result<Exact> {
+        if !matches!(op, BrigOpcode::MUL | BrigOpcode::DIV | BrigOpcode::SQRT) {
+            let (s, e) = self.exact_pair(op, x)?;
+            return Ok(Exact {
+                s,
+                e,
+                exp: None,
+                f32: false,
+            });
+        }
+        let m = self.exact_mode();
+        let parts = self.in_mode(m, |cx| {
+            x.iter()
+                .map(|&v| {
+                    let mant = cx.op_new(Fmt::F64, "v_frexp_mant_f64", &[v], 0)?;
+                    let e = cx.vtemp(1);
+                    cx.emit("v_frexp_exp_i32_f64", vec![super::r(e), v])?;
+                    Ok((mant, e))
+                })
+                .collect::<Result<Vec<_>>>()
+        })?;
+        let exp = self.vtemp(1);
+        let mut w: Vec<Opnd> = parts.iter().map(|p| p.0).collect();
+        match op {
+            BrigOpcode::MUL => self.emit(
+                "v_add_u32_e64",
+                vec![super::r(exp), super::r(parts[0].1), super::r(parts[1].1)],
+            )?,
+            BrigOpcode::DIV => self.emit(
+                "v_sub_u32_e64",
+                vec![super::r(exp), super::r(parts[0].1), super::r(parts[1].1)],
+            )?,
+            _ => {
+                // An odd exponent moves one factor 2 into the mantissa.
+                let odd = self.vtemp(1);
+                let e0 = super::r(parts[0].1);
+                self.emit("v_and_b32_e64", vec![super::r(odd), e0, Opnd::constant(1)])?;
+                let even = self.vtemp(1);
+                self.emit("v_sub_u32_e64", vec![super::r(even), e0, super::r(odd)])?;
+                self.emit(
+                    "v_ashrrev_i32_e64",
+                    vec![super::r(exp), Opnd::constant(1), super::r(even)],
+                )?;
+                let odd = super::r(odd);
+                w[0] = self.in_mode(m, |cx| cx.op_new(Fmt::F64, "v_ldexp_f64", &[w[0], odd], 0))?;
+            }
+        }
+        let (s, e) = self.exact_pair(op, &w)?;
+        Ok(Exact {
+            s,
+            e,
+            exp: Some(exp),
+            f32: false,
+        })
+    }
+
+    /// `x.s·2^x.exp` rounded in MODE `mode` (`x.s` itself when unscaled).
+    fn unscaled(&mut self, x: &Exact, s: Opnd, mode: super::mode::FpMode) -> Result<Opnd> {
+        match x.exp {
+            None => Ok(s),
+            Some(e) => self.in_mode(mode, |cx| {
+                cx.op_new(Fmt::F64, "v_ldexp_f64", &[s, super::r(e)], 0)
+            }),
+        }
+    }
+
+    /// `(s, e)` for `op` on f64 values `w`: `s` the nearest-even result,
+    /// `e` a residual with the sign of (exact − s).
+    fn exact_pair(&mut self, op: BrigOpcode, w: &[Opnd]) -> Result<(Opnd, Opnd)> {
+        let m = self.exact_mode();
+        let f = Fmt::F64;
+        match op {
+            BrigOpcode::ADD | BrigOpcode::SUB => {
+                let neg = if op == BrigOpcode::SUB { 2 } else { 0 };
+                let b = self.in_mode(m, |cx| cx.op_new(f, "v_mul_f64", &[w[1], one64()], neg))?;
+                self.in_mode(m, |cx| cx.two_sum(w[0], b))
+            }
+            BrigOpcode::MUL => self.in_mode(m, |cx| {
+                let s = cx.op_new(f, "v_mul_f64", &[w[0], w[1]], 0)?;
+                let e = cx.op_new(f, "v_fma_f64", &[w[0], w[1], s], 4)?;
+                Ok((s, e))
+            }),
+            BrigOpcode::FMA | BrigOpcode::MAD => self.in_mode(m, |cx| {
+                let p = cx.op_new(f, "v_mul_f64", &[w[0], w[1]], 0)?;
+                let pe = cx.op_new(f, "v_fma_f64", &[w[0], w[1], p], 4)?;
+                let (u, ue) = cx.two_sum(p, w[2])?;
+                let s = cx.op_new(f, "v_fma_f64", &[w[0], w[1], w[2]], 0)?;
+                let d = cx.op_new(f, "v_add_f64", &[u, s], 2)?;
+                let d = cx.op_new(f, "v_add_f64", &[d, ue], 0)?;
+                let e = cx.op_new(f, "v_add_f64", &[d, pe], 0)?;
+                Ok((s, e))
+            }),
+            BrigOpcode::DIV => {
+                let q = self.div_core(f, w[0], w[1], NEAR)?;
+                self.in_mode(m, |cx| {
+                    // rem = a − q·b exactly; sign(v − q) = sign(rem·b).
+                    let rem = cx.op_new(f, "v_fma_f64", &[q, w[1], w[0]], 1)?;
+                    let e = cx.op_new(f, "v_mul_f64", &[rem, w[1]], 0)?;
+                    Ok((q, e))
+                })
+            }
+            _ => self.in_mode(m, |cx| {
+                let s = cx.sqrt_core(f, w[0], NEAR)?;
+                let e = cx.op_new(f, "v_fma_f64", &[s, s, w[0]], 1)?;
+                Ok((s, e))
+            }),
+        }
+    }
+
+    /// TwoSum: `s = a + b` and its exact rounding error (nearest even).
+    fn two_sum(&mut self, a: Opnd, b: Opnd) -> Result<(Opnd, Opnd)> {
+        let f = Fmt::F64;
+        let s = self.op_new(f, "v_add_f64", &[a, b], 0)?;
+        let bb = self.op_new(f, "v_add_f64", &[s, a], 2)?;
+        let ab = self.op_new(f, "v_add_f64", &[s, bb], 2)?;
+        let da = self.op_new(f, "v_add_f64", &[a, ab], 2)?;
+        let db = self.op_new(f, "v_add_f64", &[b, bb], 2)?;
+        let e = self.op_new(f, "v_add_f64", &[da, db], 0)?;
+        Ok((s, e))
+    }
+
+    /// Lanes where `s` (f64) rounded to f32 and back differs from `s`.
+    fn f32_round_trip(&mut self, s: Opnd) -> Result<VReg> {
+        let m = self.exact_mode();
+        let back = self.in_mode(m, |cx| {
+            let t = cx.op_new(Fmt::F32, "v_cvt_f32_f64", &[s], 0)?;
+            cx.op_new(Fmt::F64, "v_cvt_f64_f32", &[t], 0)
+        })?;
+        self.cmp_f64("v_cmp_neq_f64_e64", s, back)
+    }
+
+    /// Lanes whose exact result is past the overflow threshold of
+    /// rounding `round`, from finite inputs, not a division by zero.
+    fn overflow(
+        &mut self,
+        x: &Exact,
+        round: u8,
+        finite: VReg,
+        divzero: Option<VReg>,
+    ) -> Result<VReg> {
+        let m = self.exact_mode();
+        let s = self.unscaled(x, x.s, m)?;
+        let (max, near, zero) = if x.f32 {
+            (F32_MAX_AS_F64, F32_NEAR_OVERFLOW, F32_ZERO_OVERFLOW)
+        } else {
+            (F64_MAX, F64_INF, F64_INF)
+        };
+        let (away, near, zero) = ((max, true), (near, false), (zero, false));
+        let (pos, neg) = match round {
+            NEAR => (near, near),
+            UP => (away, zero),
+            DOWN => (zero, away),
+            _ => (zero, zero),
+        };
+        let p = self.beyond(s, x.e, pos, false)?;
+        let n = self.beyond(s, x.e, neg, true)?;
+        let mut over = self.mask_op("s_or_b64", p, n)?;
+        over = self.mask_op("s_and_b64", over, finite)?;
+        if let Some(z) = divzero {
+            over = self.mask_op("s_andn2_b64", over, z)?;
+        }
+        Ok(over)
+    }
+
+    /// Lanes where v = s + e (`e` a residual below half an ulp of `s`)
+    /// is at least `t` (beyond it when `strict`), or on the `negative`
+    /// side at most −t. An infinite `t` means `s` is that infinity.
+    fn beyond(
+        &mut self,
+        s: Opnd,
+        e: Opnd,
+        (t, strict): (u64, bool),
+        negative: bool,
+    ) -> Result<VReg> {
+        if t == F64_INF {
+            return self.class_mask(s, Fmt::F64, if negative { NEG_INF } else { POS_INF });
+        }
+        let t = if negative { t | 1 << 63 } else { t };
+        let t = pair(self.val64(Src::Const(t))?);
+        let (past, tie) = match (negative, strict) {
+            (false, false) => ("v_cmp_gt_f64_e64", "v_cmp_le_f64_e64"),
+            (false, true) => ("v_cmp_gt_f64_e64", "v_cmp_lt_f64_e64"),
+            (true, false) => ("v_cmp_lt_f64_e64", "v_cmp_ge_f64_e64"),
+            (true, true) => ("v_cmp_lt_f64_e64", "v_cmp_gt_f64_e64"),
+        };
+        let over = self.cmp_f64(past, s, t)?;
+        let at = self.cmp_f64("v_cmp_eq_f64_e64", s, t)?;
+        // `tie` compares 0 with e: 0 ≤ e (e ≥ 0), 0 < e, 0 ≥ e, 0 > e.
+        let side = self.cmp_f64(tie, Opnd::constant(0), e)?;
+        let at = self.mask_op("s_and_b64", at, side)?;
+        self.mask_op("s_or_b64", over, at)
+    }
+
+    /// Lanes whose exact result is non-zero with a magnitude below the
+    /// smallest normal of the instruction's format.
+    fn tiny(&mut self, x: &Exact) -> Result<VReg> {
+        let min = if x.f32 {
+            F32_MIN_NORMAL_AS_F64
+        } else {
+            F64_MIN_NORMAL
+        };
+        let min = pair(self.val64(Src::Const(min))?);
+        let m = self.exact_mode();
+        let abs = self.in_mode(m, |cx| cx.op_new(Fmt::F64, "v_max_f64", &[x.s, x.s], 2))?;
+        // |s|·2^exp rounded toward zero: below `min` exactly when it is.
+        let t = self.unscaled(x, abs, m.round(Fmt::F64, ZERO))?;
+        let below = self.cmp_f64("v_cmp_lt_f64_e64", t, min)?;
+        let s_nz = self.cmp_f64("v_cmp_neq_f64_e64", x.s, Opnd::constant(0))?;
+        let e_nz = self.cmp_f64("v_cmp_neq_f64_e64", x.e, Opnd::constant(0))?;
+        let nz = self.mask_op("s_or_b64", s_nz, e_nz)?;
+        let below = self.mask_op("s_and_b64", below, nz)?;
+        // |s|·2^exp is the smallest normal and the residual points inward.
+        let mut at = self.cmp_f64("v_cmp_eq_f64_e64", t, min)?;
+        if let Some(lost) = self.scale_lost(x)? {
+            at = self.mask_op("s_andn2_b64", at, lost)?;
+        }
+        let zero = Opnd::constant(0);
+        let s_pos = self.cmp_f64("v_cmp_gt_f64_e64", x.s, zero)?;
+        let e_neg = self.cmp_f64("v_cmp_lt_f64_e64", x.e, zero)?;
+        let s_neg = self.cmp_f64("v_cmp_lt_f64_e64", x.s, zero)?;
+        let e_pos = self.cmp_f64("v_cmp_gt_f64_e64", x.e, zero)?;
+        let a = self.mask_op("s_and_b64", s_pos, e_neg)?;
+        let b = self.mask_op("s_and_b64", s_neg, e_pos)?;
+        let inward = self.mask_op("s_or_b64", a, b)?;
+        let edge = self.mask_op("s_and_b64", at, inward)?;
+        self.mask_op("s_or_b64", below, edge)
+    }
+
+    /// For a scaled result: lanes where s·2^exp is not representable
+    /// (rounded to a subnormal or overflowed), by scaling back.
+    fn scale_lost(&mut self, x: &Exact) -> Result<Option<VReg>> {
+        let Some(e) = x.exp else {
+            return Ok(None);
+        };
+        let m = self.exact_mode();
+        let neg = self.vtemp(1);
+        self.emit(
+            "v_sub_u32_e64",
+            vec![super::r(neg), Opnd::constant(0), super::r(e)],
+        )?;
+        let back = self.in_mode(m, |cx| {
+            let t = cx.op_new(Fmt::F64, "v_ldexp_f64", &[x.s, super::r(e)], 0)?;
+            cx.op_new(Fmt::F64, "v_ldexp_f64", &[t, super::r(neg)], 0)
+        })?;
+        Ok(Some(self.cmp_f64("v_cmp_neq_f64_e64", x.s, back)?))
+    }
+
+    /// A lane mask from an f64 comparison.
+    fn cmp_f64(&mut self, mn: &str, a: Opnd, b: Opnd) -> Result<VReg> {
+        let m = self.stemp(2);
+        self.emit(mn, vec![pair(m), a, b])?;
+        Ok(m)
+    }
+
+    /// Lanes where `x` (format `f`) is in class `mask`.
+    fn class_mask(&mut self, x: Opnd, f: Fmt, mask: u64) -> Result<VReg> {
+        let k = self.val(Src::Const(mask), 0)?;
+        let mn = if f == Fmt::F64 {
+            "v_cmp_class_f64_e64"
+        } else {
+            "v_cmp_class_f32_e64"
+        };
+        let m = self.stemp(2);
+        self.emit(mn, vec![pair(m), x, k])?;
+        Ok(m)
+    }
+
+    /// Lanes where any (`combine` = `s_or_b64`) or all (`s_and_b64`) of
+    /// `xs` are in class `mask`.
+    fn fold_class(&mut self, xs: &[Opnd], f: Fmt, mask: u64, combine: &str) -> Result<VReg> {
+        let mut acc = self.class_mask(xs[0], f, mask)?;
+        for &x in &xs[1..] {
+            let m = self.class_mask(x, f, mask)?;
+            acc = self.mask_op(combine, acc, m)?;
+        }
+        Ok(acc)
+    }
+
+    /// A new lane mask `mn(a, b)` (`s_and_b64`, `s_or_b64`, …).
+    fn mask_op(&mut self, mn: &str, a: VReg, b: VReg) -> Result<VReg> {
+        let m = self.stemp(2);
+        self.emit(mn, vec![pair(m), pair(a), pair(b)])?;
+        Ok(m)
+    }
+
+    /// ORs exception `bit` into the field when an active lane of `lanes`
+    /// raised it and DETECT is enabled for it.
+    fn record(&mut self, lanes: VReg, bit: u32) -> Result<()> {
+        let Some(d) = self.detect else {
+            return Ok(());
+        };
+        if d.mask & bit == 0 {
+            return Ok(());
+        }
+        let any = self.stemp(2);
+        let t = self.stemp(1);
+        self.emit("s_and_b64", vec![pair(any), pair(lanes), Opnd::exec()])?;
+        self.emit(
+            "s_cselect_b32",
+            vec![super::r(t), Opnd::constant(bit), Opnd::constant(0)],
+        )?;
+        self.emit(
+            "s_or_b32",
+            vec![super::r(d.field), super::r(d.field), super::r(t)],
+        )
+    }
+}
+
+/// The f64 constant 1.0 as an inline operand.
+fn one64() -> Opnd {
+    Opnd::constant(0x3f80_0000)
+}

@@ -1,0 +1,504 @@
+//! DETECT exception flags (PRM 11.2, 12.2, 4.19.2–4.19.3) of f32/f64
+//! arithmetic, finalized for gfx900 and gfx90a and run on the emulator,
+//! against a reference written from the PRM with `rustc_apfloat` doing
+//! the IEEE arithmetic (and its status flags) in every rounding mode.
+//!
+//! Each generated kernel enables DETECT for all five exceptions, clears
+//! the flags, performs one instruction on the operands of its case and
+//! stores `getdetectexcept`. Work-groups of one work-item make every case
+//! its own wave, so its flags are that case's alone.
+//!
+//! The reference follows the finalizer's documented choices where the PRM
+//! leaves them to the implementation: tininess is detected before
+//! rounding, and a result flushed by `ftz` also raises INEXACT.
+
+mod common;
+use common::Run;
+
+use rustc_apfloat::ieee::{Double, Quad, Single};
+use rustc_apfloat::{Float, FloatConvert, Round, Status, StatusAnd};
+
+const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
+
+const INVALID: u32 = 1;
+const DIVIDE_BY_ZERO: u32 = 2;
+const OVERFLOW: u32 = 4;
+const UNDERFLOW: u32 = 8;
+const INEXACT: u32 = 16;
+
+/// f32 operands: specials, the extremes of each range, values whose
+/// results are inexact, tiny, huge, or land just below the smallest
+/// normal (0x3f7fffff × 0x00800000 rounds up to it).
+const F32_VALUES: [u32; 18] = [
+    0x0000_0000,
+    0x8000_0000,
+    0x3f80_0000,
+    0xbf80_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0x7fa0_0000,
+    0x7f7f_ffff,
+    0x0080_0000,
+    0x0000_0001,
+    0x8040_0000,
+    0x4040_0000,
+    0x3dcc_cccd,
+    0x7149_f2ca,
+    0x0da2_4260,
+    0x3f7f_ffff,
+    0x00c0_0000,
+];
+
+/// f64 operands, the same kinds as [`F32_VALUES`].
+const F64_VALUES: [u64; 18] = [
+    0x0000_0000_0000_0000,
+    0x8000_0000_0000_0000,
+    0x3ff0_0000_0000_0000,
+    0xbff0_0000_0000_0000,
+    0x7ff0_0000_0000_0000,
+    0xfff0_0000_0000_0000,
+    0x7ff8_0000_0000_0000,
+    0x7ff4_0000_0000_0000,
+    0x7fef_ffff_ffff_ffff,
+    0x0010_0000_0000_0000,
+    0x0000_0000_0000_0001,
+    0x8008_0000_0000_0000,
+    0x4008_0000_0000_0000,
+    0x3fb9_9999_9999_999a,
+    0x7e37_e43c_8800_759c,
+    0x01a5_6e1f_c2f8_f359,
+    0x3fef_ffff_ffff_ffff,
+    0x0018_0000_0000_0000,
+];
+
+/// Addends of the `fma` cases (a subset, to keep the case count small).
+const FMA_ADDENDS: [usize; 6] = [0, 2, 4, 7, 9, 13];
+
+/// A float format under test.
+trait Fmt: Float + FloatConvert<Quad> + Copy {
+    /// HSAIL type suffix.
+    const NAME: &'static str;
+    /// Operand bits of this format.
+    fn values() -> Vec<u64>;
+    /// `d` rounded to this format (nearest even).
+    fn from_double(d: Double) -> Self;
+}
+
+impl Fmt for Single {
+    const NAME: &'static str = "f32";
+    fn values() -> Vec<u64> {
+        F32_VALUES.iter().map(|&v| u64::from(v)).collect()
+    }
+    fn from_double(d: Double) -> Self {
+        d.convert_r(Round::NearestTiesToEven, &mut false).value
+    }
+}
+
+impl Fmt for Double {
+    const NAME: &'static str = "f64";
+    fn values() -> Vec<u64> {
+        F64_VALUES.to_vec()
+    }
+    fn from_double(d: Double) -> Self {
+        d
+    }
+}
+
+fn fx<F: Fmt>(b: u64) -> F {
+    F::from_bits(u128::from(b))
+}
+
+/// Subnormals → zero of the same sign (PRM 4.19.3) when `ftz`.
+fn flush<F: Fmt>(x: F, ftz: bool) -> F {
+    if ftz && x.is_denormal() {
+        F::ZERO.copy_sign(x)
+    } else {
+        x
+    }
+}
+
+/// IEEE status → DETECT bits (UNDERFLOW is recomputed by the caller).
+fn bits(s: Status) -> u32 {
+    [
+        (Status::INVALID_OP, INVALID),
+        (Status::DIV_BY_ZERO, DIVIDE_BY_ZERO),
+        (Status::OVERFLOW, OVERFLOW),
+        (Status::INEXACT, INEXACT),
+    ]
+    .iter()
+    .filter(|(st, _)| s.contains(*st))
+    .fold(0, |acc, (_, b)| acc | b)
+}
+
+/// `op` on `x` in rounding `round` with apfloat.
+fn apply<F: Float>(op: &str, x: &[F], round: Round) -> StatusAnd<F> {
+    match op {
+        "add" => x[0].add_r(x[1], round),
+        "sub" => x[0].sub_r(x[1], round),
+        "mul" => x[0].mul_r(x[1], round),
+        "div" => x[0].div_r(x[1], round),
+        _ => x[0].mul_add_r(x[1], x[2], round),
+    }
+}
+
+/// The DETECT flags of `op` (PRM 4.19.2/4.19.3, 12.2) on operand bits.
+fn expected<F: Fmt>(op: &str, operands: &[u64], round: Round, ftz: bool) -> u32 {
+    let x: Vec<F> = operands.iter().map(|&b| flush(fx::<F>(b), ftz)).collect();
+    let snan = if x.iter().any(|v| v.is_signaling()) {
+        INVALID
+    } else {
+        0
+    };
+    if op == "sqrt" {
+        return snan | sqrt_flags(x[0]);
+    }
+    let r = apply(op, &x, round);
+    let mut flags = bits(r.status) | snan | directed_overflow(op, &x, r);
+    // Tininess before rounding: the result rounded toward zero is below
+    // the smallest normal exactly when the exact value is.
+    let rz = apply(op, &x, Round::TowardZero);
+    let nonzero = !rz.value.is_zero() || rz.status.contains(Status::INEXACT);
+    let finite = rz.value.is_finite() && flags & (INVALID | DIVIDE_BY_ZERO) == 0;
+    let tiny = finite && nonzero && (rz.value.is_denormal() || rz.value.is_zero());
+    if tiny && ftz {
+        flags |= UNDERFLOW | INEXACT;
+    } else if tiny && flags & INEXACT != 0 {
+        flags |= UNDERFLOW;
+    }
+    flags
+}
+
+/// OVERFLOW of a result rounded toward zero to the largest finite value
+/// (apfloat reports only INEXACT there; PRM 4.19.2 and IEEE 754 ask for
+/// OVERFLOW when the exact value reaches 2^(emax+1)): decided on the
+/// operation in Quad rounded toward zero.
+fn directed_overflow<F: Fmt>(op: &str, x: &[F], r: StatusAnd<F>) -> u32 {
+    let max = F::largest();
+    let at_max = r.value == max || r.value == -max;
+    if !at_max || !r.status.contains(Status::INEXACT) || r.status.contains(Status::OVERFLOW) {
+        return 0;
+    }
+    let mut lost = false;
+    let q: Vec<Quad> = x
+        .iter()
+        .map(|v| v.convert_r(Round::NearestTiesToEven, &mut lost).value)
+        .collect();
+    let exact = apply(op, &q, Round::TowardZero).value.abs();
+    let ulp = max - max.next_down().value;
+    let top: Quad = max.convert_r(Round::NearestTiesToEven, &mut lost).value;
+    let ulp: Quad = ulp
+        .value
+        .convert_r(Round::NearestTiesToEven, &mut lost)
+        .value;
+    if exact >= (top + ulp).value {
+        OVERFLOW
+    } else {
+        0
+    }
+}
+
+/// `sqrt` flags: invalid for a negative non-zero non-NaN input, inexact
+/// when no value of the format squares to the input (never tiny or huge).
+fn sqrt_flags<F: Fmt>(x: F) -> u32 {
+    if x.is_nan() || x.is_zero() || x.is_infinite() && !x.is_negative() {
+        return 0;
+    }
+    if x.is_negative() {
+        return INVALID;
+    }
+    let mut lost = false;
+    let xq: Quad = x.convert_r(Round::NearestTiesToEven, &mut lost).value;
+    let d = f64::from_bits(
+        FloatConvert::<Double>::convert_r(xq, Round::NearestTiesToEven, &mut lost)
+            .value
+            .to_bits() as u64,
+    );
+    let root = Double::from_bits(u128::from(d.sqrt().to_bits()));
+    let c = F::from_double(root);
+    let cq: Quad = c.convert_r(Round::NearestTiesToEven, &mut lost).value;
+    let exact = cq.mul_r(cq, Round::NearestTiesToEven).value == xq;
+    if exact { 0 } else { INEXACT }
+}
+
+/// The cases of `op`: operand bit tuples.
+fn cases<F: Fmt>(op: &str) -> Vec<Vec<u64>> {
+    let v = F::values();
+    match op {
+        "sqrt" => v.iter().map(|&a| vec![a]).collect(),
+        "fma" => {
+            let mut out = Vec::new();
+            for &a in &v {
+                for &b in &v {
+                    for &c in &FMA_ADDENDS {
+                        out.push(vec![a, b, v[c]]);
+                    }
+                }
+            }
+            out
+        }
+        _ => v
+            .iter()
+            .flat_map(|&a| v.iter().map(move |&b| vec![a, b]))
+            .collect(),
+    }
+}
+
+/// A kernel performing `inst` on the case of its work-item (3 operand
+/// slots of 8 bytes per case) and storing `getdetectexcept`.
+fn kernel_text(t: &str, inst: &str, srcs: usize, enable: u32) -> String {
+    let (reg, ld) = if t == "f64" {
+        ("$d", "ld_global_f64")
+    } else {
+        ("$s", "ld_global_f32")
+    };
+    let operands: Vec<String> = (0..srcs).map(|i| format!("{reg}{}", 10 + i)).collect();
+    let loads: String = operands
+        .iter()
+        .enumerate()
+        .map(|(i, o)| format!("    {ld} {o}, [$d2+{}];\n", 8 * i))
+        .collect();
+    format!(
+        "module &D:1:0:$full:$large:$default;\n\
+         kernel &k(kernarg_u64 %in, kernarg_u64 %out)\n{{\n\
+         \x20   enabledetectexceptions {enable};\n\
+         \x20   cleardetectexcept_u32 0x1f;\n\
+         \x20   workitemabsid_u32 $s0, 0;\n\
+         \x20   cvt_u64_u32 $d0, $s0;\n\
+         \x20   mul_u64 $d1, $d0, 24;\n\
+         \x20   ld_kernarg_u64 $d2, [%in];\n\
+         \x20   add_u64 $d2, $d2, $d1;\n\
+         {loads}\
+         \x20   {inst} {reg}9, {};\n\
+         \x20   getdetectexcept_u32 $s1;\n\
+         \x20   shl_u64 $d0, $d0, 2;\n\
+         \x20   ld_kernarg_u64 $d3, [%out];\n\
+         \x20   add_u64 $d3, $d3, $d0;\n\
+         \x20   st_global_u32 $s1, [$d3];\n}};\n",
+        operands.join(", ")
+    )
+}
+
+/// Runs `kernel` (one work-item per wave) on every target with the case
+/// operands and returns nothing; panics naming the first wrong case.
+fn check_cases(what: &str, src: &str, cases: &[Vec<u64>], want: &[u32]) {
+    let dir = oracles::Scratch::new("finalize-detect");
+    let file = dir.path("k.hsail");
+    std::fs::write(&file, src).expect("cannot write the kernel");
+    let mut input = Vec::new();
+    for c in cases {
+        for i in 0..3 {
+            input.extend_from_slice(&c.get(i).copied().unwrap_or(0).to_le_bytes());
+        }
+    }
+    for mcpu in TARGETS {
+        let got = run_words(&file, mcpu, (cases.len(), 1), Some(&input), cases.len());
+        for (i, c) in cases.iter().enumerate() {
+            let hex: Vec<String> = c.iter().map(|v| format!("{v:#x}")).collect();
+            assert_eq!(
+                got[i],
+                want[i],
+                "{what} on {mcpu}: operands [{}]: flags {:#x}, want {:#x}",
+                hex.join(", "),
+                got[i],
+                want[i]
+            );
+        }
+    }
+}
+
+/// Runs `&k` of `file` on `mcpu` with `(grid, group)`, the buffer
+/// `input` when given, then an output buffer of `words` words, and
+/// returns the output words.
+fn run_words(
+    file: &std::path::Path,
+    mcpu: &str,
+    (grid, group): (usize, usize),
+    input: Option<&[u8]>,
+    words: usize,
+) -> Vec<u32> {
+    let mut run = Run::new(file, "&k").grid(grid).group(group).mcpu(mcpu);
+    if let Some(bytes) = input {
+        run = run.arg_buf(bytes);
+    }
+    let out = run.arg_zeros(4 * words).run();
+    out[usize::from(input.is_some())]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// HSAIL rounding modifier and apfloat rounding of a variant.
+const ROUNDS: [(&str, Round); 4] = [
+    ("near", Round::NearestTiesToEven),
+    ("zero", Round::TowardZero),
+    ("up", Round::TowardPositive),
+    ("down", Round::TowardNegative),
+];
+
+/// Checks `op` of format `F` in every rounding, and with `ftz` in `near`.
+fn check_op<F: Fmt>(op: &str) {
+    let cases = cases::<F>(op);
+    let srcs = cases[0].len();
+    let mut variants: Vec<(String, Round, bool)> = Vec::new();
+    if op == "sqrt" {
+        variants.push((format!("sqrt_{}", F::NAME), Round::NearestTiesToEven, false));
+        variants.push((
+            format!("sqrt_ftz_{}", F::NAME),
+            Round::NearestTiesToEven,
+            true,
+        ));
+    } else {
+        for (name, round) in ROUNDS {
+            variants.push((format!("{op}_{name}_{}", F::NAME), round, false));
+        }
+        let near = Round::NearestTiesToEven;
+        variants.push((format!("{op}_ftz_near_{}", F::NAME), near, true));
+        variants.push((
+            format!("{op}_ftz_zero_{}", F::NAME),
+            Round::TowardZero,
+            true,
+        ));
+    }
+    for (inst, round, ftz) in variants {
+        let want: Vec<u32> = cases
+            .iter()
+            .map(|c| expected::<F>(op, c, round, ftz))
+            .collect();
+        let src = kernel_text(F::NAME, &inst, srcs, 0x1f);
+        check_cases(&inst, &src, &cases, &want);
+    }
+}
+
+#[test]
+fn detect_f32_add_sub() {
+    check_op::<Single>("add");
+    check_op::<Single>("sub");
+}
+
+#[test]
+fn detect_f32_mul_div() {
+    check_op::<Single>("mul");
+    check_op::<Single>("div");
+}
+
+#[test]
+fn detect_f32_fma_sqrt() {
+    check_op::<Single>("fma");
+    check_op::<Single>("sqrt");
+}
+
+#[test]
+fn detect_f64_add_sub() {
+    check_op::<Double>("add");
+    check_op::<Double>("sub");
+}
+
+#[test]
+fn detect_f64_mul_div() {
+    check_op::<Double>("mul");
+    check_op::<Double>("div");
+}
+
+#[test]
+fn detect_f64_sqrt() {
+    check_op::<Double>("sqrt");
+}
+
+/// Runs HSAIL `src`'s `&k` (one output buffer of `want.len()` words) on
+/// every target with grid `grid` and work-groups of `group`.
+fn check_words(what: &str, src: &str, grid: usize, group: usize, want: &[u32]) {
+    let dir = oracles::Scratch::new("finalize-detect");
+    let file = dir.path("k.hsail");
+    std::fs::write(&file, src).expect("cannot write the kernel");
+    for mcpu in TARGETS {
+        let got = run_words(&file, mcpu, (grid, group), None, want.len());
+        assert_eq!(got, want, "{what} on {mcpu}");
+    }
+}
+
+/// A kernel `&k(%out)` enabling DETECT for `enable`, whose work-item i
+/// stores the `n` words `$s20`… after running `body` (`$s0` = i).
+fn words_kernel(enable: u32, body: &str, n: usize) -> String {
+    let stores: String = (0..n)
+        .map(|k| format!("    st_global_u32 $s{}, [$d1+{}];\n", 20 + k, 4 * k))
+        .collect();
+    format!(
+        "module &D:1:0:$full:$large:$default;\n\
+         kernel &k(kernarg_u64 %out)\n{{\n\
+         \x20   enabledetectexceptions {enable};\n\
+         \x20   workitemabsid_u32 $s0, 0;\n\
+         {body}\
+         \x20   cvt_u64_u32 $d0, $s0;\n\
+         \x20   mul_u64 $d0, $d0, {};\n\
+         \x20   ld_kernarg_u64 $d1, [%out];\n\
+         \x20   add_u64 $d1, $d1, $d0;\n\
+         {stores}}};\n",
+        4 * n
+    )
+}
+
+#[test]
+fn detect_divide_by_zero_kernel() {
+    // tests/finalize/detect_divide_by_zero.hsail: 1/(i·0) in every lane.
+    let file = oracles::workspace_root().join("tests/finalize/detect_divide_by_zero.hsail");
+    let src = std::fs::read_to_string(file).expect("cannot read the kernel");
+    let src = src.replace("&detectexcept", "&k");
+    check_words("detect_divide_by_zero", &src, 64, 64, &[DIVIDE_BY_ZERO; 64]);
+}
+
+#[test]
+fn detect_counts_only_active_lanes() {
+    // Lane 5 skips x/x (0/0 there: INVALID); then only lane 5 divides 1
+    // by x = 0 (DIVIDE_BY_ZERO), the others (1/(i−5): INEXACT) skip it.
+    let body = "    cleardetectexcept_u32 0x1f;\n\
+                \x20   sub_u32 $s5, $s0, 5;\n\
+                \x20   cvt_f32_s32 $s3, $s5;\n\
+                \x20   cmp_eq_b1_u32 $c0, $s0, 5;\n\
+                \x20   cbr_b1 $c0, @p1;\n\
+                \x20   div_f32 $s2, $s3, $s3;\n\
+                @p1:\n\
+                \x20   getdetectexcept_u32 $s20;\n\
+                \x20   cmp_ne_b1_u32 $c1, $s0, 5;\n\
+                \x20   cbr_b1 $c1, @p2;\n\
+                \x20   div_f32 $s2, 1.0f, $s3;\n\
+                @p2:\n\
+                \x20   getdetectexcept_u32 $s21;\n";
+    let want: Vec<u32> = (0..64).flat_map(|_| [0, DIVIDE_BY_ZERO]).collect();
+    check_words(
+        "divergent lanes",
+        &words_kernel(0x1f, body, 2),
+        64,
+        64,
+        &want,
+    );
+}
+
+#[test]
+fn detect_set_clear_get_with_the_field() {
+    // PRM 11.2: set ORs, clear removes, only bits 0..4 exist; the
+    // exceptions then add to what was set. Only the enabled exceptions
+    // (here DIVIDE_BY_ZERO and INEXACT) are reported.
+    let body = "    cleardetectexcept_u32 0xffffffff;\n\
+                \x20   getdetectexcept_u32 $s20;\n\
+                \x20   setdetectexcept_u32 0xf5;\n\
+                \x20   getdetectexcept_u32 $s21;\n\
+                \x20   cleardetectexcept_u32 0x14;\n\
+                \x20   getdetectexcept_u32 $s22;\n\
+                \x20   div_f32 $s1, 0.0f, 0.0f;\n\
+                \x20   getdetectexcept_u32 $s23;\n\
+                \x20   add_f32 $s1, 0.1f, 0.2f;\n\
+                \x20   getdetectexcept_u32 $s24;\n\
+                \x20   div_f64 $d2, 1.0, 0.0;\n\
+                \x20   getdetectexcept_u32 $s25;\n";
+    let want: Vec<u32> = (0..128)
+        .flat_map(|_| [0, 0x15, 0x01, 0x01, 0x11, 0x13])
+        .collect();
+    check_words(
+        "set/clear/get",
+        &words_kernel(0x12, body, 6),
+        128,
+        64,
+        &want,
+    );
+}
