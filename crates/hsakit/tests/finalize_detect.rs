@@ -244,14 +244,12 @@ fn cases<F: Fmt>(op: &str) -> Vec<Vec<u64>> {
     }
 }
 
-/// A kernel performing `inst` on the case of its work-item (3 operand
-/// slots of 8 bytes per case) and storing `getdetectexcept`.
-fn kernel_text(t: &str, inst: &str, srcs: usize, enable: u32) -> String {
-    let (reg, ld) = if t == "f64" {
-        ("$d", "ld_global_f64")
-    } else {
-        ("$s", "ld_global_f32")
-    };
+/// A kernel performing `inst` (sources of type `t`, destination of
+/// `dst_t`) on the case of its work-item (3 operand slots of 8 bytes per
+/// case) and storing `getdetectexcept`.
+fn kernel_text(t: &str, dst_t: &str, inst: &str, srcs: usize, enable: u32) -> String {
+    let reg_of = |t: &str| if t.ends_with("64") { "$d" } else { "$s" };
+    let (reg, dreg, ld) = (reg_of(t), reg_of(dst_t), format!("ld_global_{t}"));
     let operands: Vec<String> = (0..srcs).map(|i| format!("{reg}{}", 10 + i)).collect();
     let loads: String = operands
         .iter()
@@ -269,7 +267,7 @@ fn kernel_text(t: &str, inst: &str, srcs: usize, enable: u32) -> String {
          \x20   ld_kernarg_u64 $d2, [%in];\n\
          \x20   add_u64 $d2, $d2, $d1;\n\
          {loads}\
-         \x20   {inst} {reg}9, {};\n\
+         \x20   {inst} {dreg}9, {};\n\
          \x20   getdetectexcept_u32 $s1;\n\
          \x20   shl_u64 $d0, $d0, 2;\n\
          \x20   ld_kernarg_u64 $d3, [%out];\n\
@@ -365,7 +363,7 @@ fn check_op<F: Fmt>(op: &str) {
             .iter()
             .map(|c| expected::<F>(op, c, round, ftz))
             .collect();
-        let src = kernel_text(F::NAME, &inst, srcs, 0x1f);
+        let src = kernel_text(F::NAME, F::NAME, &inst, srcs, 0x1f);
         check_cases(&inst, &src, &cases, &want);
     }
 }
@@ -501,4 +499,192 @@ fn detect_set_clear_get_with_the_field() {
         64,
         &want,
     );
+}
+
+/// f32 sources of the float → integer conversions: halves, the edges of
+/// the 32-bit ranges, beyond them, specials and a subnormal.
+const CVT_F32: [u32; 20] = [
+    0x0000_0000,
+    0x3f00_0000,
+    0xbf00_0000,
+    0x4020_0000,
+    0xc020_0000,
+    0x4eff_ffff,
+    0x4f00_0000,
+    0xcf00_0000,
+    0xcf00_0001,
+    0x4f7f_ffff,
+    0x4f80_0000,
+    0x5f00_0000,
+    0x5f80_0000,
+    0xdf00_0000,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0x7fa0_0000,
+    0x0000_0001,
+    0x42fe_0000,
+];
+
+/// (HSAIL integer rounding stem, apfloat rounding).
+const INT_ROUNDS: [(&str, Round); 4] = [
+    ("neari", Round::NearestTiesToEven),
+    ("zeroi", Round::TowardZero),
+    ("upi", Round::TowardPositive),
+    ("downi", Round::TowardNegative),
+];
+
+/// PRM 5.19.3 float → integer flags: sNaN → INVALID; regular modes:
+/// out of range (apfloat INVALID_OP) → INVALID; signaling (`s…`) modes:
+/// in range and not integral → INEXACT; saturating: nothing more.
+fn cvt_int_flags<F: Fmt>(
+    x: F,
+    (signed, bits): (bool, usize),
+    round: Round,
+    sat: bool,
+    sig: bool,
+) -> u32 {
+    let mut exact = false;
+    let st = if signed {
+        x.to_i128_r(bits, round, &mut exact).status
+    } else {
+        x.to_u128_r(bits, round, &mut exact).status
+    };
+    let out = st.contains(Status::INVALID_OP) || x.is_nan();
+    let mut flags = if x.is_signaling() { INVALID } else { 0 };
+    if out && !sat {
+        flags |= INVALID;
+    }
+    if sig && !out && !exact {
+        flags |= INEXACT;
+    }
+    flags
+}
+
+#[test]
+fn detect_cvt_f32_to_integers() {
+    let cases: Vec<Vec<u64>> = CVT_F32.iter().map(|&v| vec![u64::from(v)]).collect();
+    for (dst, signed, bits) in [
+        ("s32", true, 32),
+        ("u32", false, 32),
+        ("s64", true, 64),
+        ("u8", false, 8),
+    ] {
+        for (stem, round) in INT_ROUNDS {
+            for (sig, sat) in [(false, false), (true, false), (true, true), (false, true)] {
+                let name = format!(
+                    "{}{stem}{}",
+                    if sig { "s" } else { "" },
+                    if sat { "_sat" } else { "" }
+                );
+                let inst = format!("cvt_{name}_{dst}_f32");
+                let want: Vec<u32> = CVT_F32
+                    .iter()
+                    .map(|&v| {
+                        cvt_int_flags(fx::<Single>(u64::from(v)), (signed, bits), round, sat, sig)
+                    })
+                    .collect();
+                check_cases(
+                    &inst,
+                    &kernel_text("f32", dst, &inst, 1, 0x1f),
+                    &cases,
+                    &want,
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn detect_cvt_f64_to_f32_and_integers_to_floats() {
+    // f64 → f32 rounds like arithmetic (overflow, tiny, inexact).
+    let cases: Vec<Vec<u64>> = F64_VALUES
+        .iter()
+        .chain(&[
+            0x3810_0000_0000_0000,
+            0x380f_ffff_ffff_ffff,
+            0x47ef_ffff_f000_0000,
+            0x47ef_ffff_efff_ffff,
+        ])
+        .map(|&v| vec![v])
+        .collect();
+    for (name, round) in ROUNDS {
+        for ftz in [false, true] {
+            let inst = format!("cvt{}_{name}_f32_f64", if ftz { "_ftz" } else { "" });
+            let want: Vec<u32> = cases
+                .iter()
+                .map(|c| narrow_flags(flush(fx::<Double>(c[0]), ftz), round, ftz))
+                .collect();
+            check_cases(
+                &inst,
+                &kernel_text("f64", "f32", &inst, 1, 0x1f),
+                &cases,
+                &want,
+            );
+        }
+    }
+    // Integers → floats: inexact when the integer is not representable.
+    let ints: Vec<Vec<u64>> = [
+        0u64,
+        1,
+        0x00ff_ffff,
+        0x0100_0001,
+        0x7fff_ffff,
+        0xffff_ffff,
+        0x8000_0000_0000_0001,
+        u64::MAX,
+        0x0020_0000_0000_0001,
+    ]
+    .iter()
+    .map(|&v| vec![v])
+    .collect();
+    for (src, signed) in [("u32", false), ("s32", true), ("u64", false), ("s64", true)] {
+        for (dst, name) in [("f32", "near"), ("f32", "zero"), ("f64", "near")] {
+            let inst = format!("cvt_{name}_{dst}_{src}");
+            let want: Vec<u32> = ints
+                .iter()
+                .map(|c| int_to_float_flags(c[0], src, signed, dst))
+                .collect();
+            check_cases(&inst, &kernel_text(src, dst, &inst, 1, 0x1f), &ints, &want);
+        }
+    }
+}
+
+/// f64 → f32 flags per PRM 4.19.2 (tininess before rounding, ftz).
+fn narrow_flags(x: Double, round: Round, ftz: bool) -> u32 {
+    let mut lost = false;
+    let r: StatusAnd<Single> = x.convert_r(round, &mut lost);
+    let mut flags = bits(r.status) & !INVALID | if x.is_signaling() { INVALID } else { 0 };
+    let max = Single::largest();
+    let two128 = Double::from_bits(0x47f0_0000_0000_0000);
+    if (r.value == max || r.value == -max) && x.abs() >= two128 {
+        flags |= OVERFLOW | INEXACT;
+    }
+    let min = Double::from_bits(0x3810_0000_0000_0000);
+    let tiny = x.is_finite() && !x.is_zero() && x.abs() < min;
+    if tiny && ftz {
+        flags |= UNDERFLOW | INEXACT;
+    } else if tiny && flags & INEXACT != 0 {
+        flags |= UNDERFLOW;
+    }
+    flags
+}
+
+/// Integer (`src` bits as the low bits of `v`) → `dst` flags: INEXACT
+/// when it is not representable (rounding cannot overflow).
+fn int_to_float_flags(v: u64, src: &str, signed: bool, dst: &str) -> u32 {
+    let wide = src.ends_with("64");
+    let value: i128 = match (wide, signed) {
+        (true, true) => i128::from(v as i64),
+        (true, false) => i128::from(v),
+        (false, true) => i128::from(v as u32 as i32),
+        (false, false) => i128::from(v as u32),
+    };
+    let round = Round::NearestTiesToEven;
+    let st = if dst == "f32" {
+        Single::from_i128_r(value, round).status
+    } else {
+        Double::from_i128_r(value, round).status
+    };
+    bits(st)
 }

@@ -43,8 +43,9 @@ use amdgpu_codegen::{Opnd, VReg};
 use brig::{BrigControlDirective, BrigOpcode};
 use hsail::validate::CodeBlock;
 
+use super::convert::float_fmt;
 use super::mode::{DOWN, FloatMods, Fmt, NEAR, UP, ZERO};
-use super::{Cx, Src, pair};
+use super::{Cx, Kind, Src, pair};
 use crate::Result;
 
 /// DETECT state of the kernel being lowered.
@@ -178,6 +179,21 @@ impl Cx<'_> {
         } else {
             None
         };
+        let round = self.round_of(f, mods);
+        self.classify(&exact, finite, divzero, round, mods.ftz)
+    }
+
+    /// Records OVERFLOW, UNDERFLOW and INEXACT of the exact result
+    /// `exact` rounded in `round` (with `ftz`) from inputs finite in
+    /// `finite` lanes, lanes `divzero` excepted.
+    fn classify(
+        &mut self,
+        exact: &Exact,
+        finite: VReg,
+        divzero: Option<VReg>,
+        round: u8,
+        ftz: bool,
+    ) -> Result<()> {
         if self
             .detect
             .is_some_and(|d| d.mask & (OVERFLOW | UNDERFLOW | INEXACT) == 0)
@@ -189,28 +205,26 @@ impl Cx<'_> {
         if let Some(z) = divzero {
             valid = self.mask_op("s_andn2_b64", valid, z)?;
         }
-        // OVERFLOW.
-        let round = self.round_of(f, mods);
-        let over = self.overflow(&exact, round, finite, divzero)?;
+        let over = self.overflow(exact, round, finite, divzero)?;
         self.record(over, OVERFLOW)?;
         // Tiny before rounding and non-representable.
-        let tiny = self.tiny(&exact)?;
+        let tiny = self.tiny(exact)?;
         let tiny = self.mask_op("s_and_b64", tiny, valid)?;
         let mut inexact = self.cmp_f64("v_cmp_neq_f64_e64", exact.e, Opnd::constant(0))?;
         if exact.f32 {
             let round_trip = self.f32_round_trip(exact.s)?;
             inexact = self.mask_op("s_or_b64", inexact, round_trip)?;
         }
-        if let Some(lost) = self.scale_lost(&exact)? {
+        if let Some(lost) = self.scale_lost(exact)? {
             inexact = self.mask_op("s_or_b64", inexact, lost)?;
         }
         inexact = self.mask_op("s_and_b64", inexact, valid)?;
         inexact = self.mask_op("s_or_b64", inexact, over)?;
-        if mods.ftz {
+        if ftz {
             inexact = self.mask_op("s_or_b64", inexact, tiny)?;
         }
         self.record(inexact, INEXACT)?;
-        let under = if mods.ftz {
+        let under = if ftz {
             tiny
         } else {
             self.mask_op("s_and_b64", tiny, inexact)?
@@ -506,10 +520,10 @@ impl Cx<'_> {
     /// Lanes where `x` (format `f`) is in class `mask`.
     fn class_mask(&mut self, x: Opnd, f: Fmt, mask: u64) -> Result<VReg> {
         let k = self.val(Src::Const(mask), 0)?;
-        let mn = if f == Fmt::F64 {
-            "v_cmp_class_f64_e64"
-        } else {
-            "v_cmp_class_f32_e64"
+        let mn = match f {
+            Fmt::F16 => "v_cmp_class_f16_e64",
+            Fmt::F32 => "v_cmp_class_f32_e64",
+            Fmt::F64 => "v_cmp_class_f64_e64",
         };
         let m = self.stemp(2);
         self.emit(mn, vec![pair(m), x, k])?;
@@ -560,4 +574,194 @@ impl Cx<'_> {
 /// The f64 constant 1.0 as an inline operand.
 fn one64() -> Opnd {
     Opnd::constant(0x3f80_0000)
+}
+
+/// `cvt` (PRM 5.19): INVALID for a signaling NaN source; float → float
+/// narrowing (f64 → f32) and integer → float rounding raise what
+/// rounding raises (PRM 4.19.2); float → integer raises INVALID when the
+/// regular (non-saturating) rounded value is out of range or NaN, and
+/// INEXACT for the signaling rounding modes (`s…i`) on an in-range
+/// non-integral source. Saturating modes raise nothing for out-of-range
+/// values (implementation defined). Conversions to f16 only report
+/// INVALID.
+impl Cx<'_> {
+    /// Records the DETECT flags of `cvt` `c` on source `s` (before the
+    /// conversion: the destination may alias it).
+    pub(super) fn detect_cvt(
+        &mut self,
+        c: &brig::BrigInstCvt,
+        s: Src,
+        (dk, db): (Kind, u32),
+        (sk, sb): (Kind, u32),
+        ftz: bool,
+    ) -> Result<()> {
+        if self.detect.is_none() || db == 1 || sb == 1 {
+            return Ok(());
+        }
+        match (dk, sk) {
+            (Kind::F, Kind::F) => self.detect_cvt_float(c, s, db, sb, ftz),
+            (Kind::F, Kind::S | Kind::U) if db > 16 => {
+                self.detect_int_to_float(c, s, db, sk == Kind::S, sb)
+            }
+            (Kind::S | Kind::U, Kind::F) => {
+                self.detect_float_to_int(c, s, (dk == Kind::S, db), sb, ftz)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A float source (flushed under `ftz`) and its sNaN → INVALID.
+    fn cvt_source(&mut self, s: Src, f: Fmt, ftz: bool) -> Result<Opnd> {
+        let x = self.fval(s, f)?;
+        let x = if ftz && f != Fmt::F16 {
+            self.flush(x, f)?
+        } else {
+            x
+        };
+        let snan = self.class_mask(x, f, SNAN)?;
+        self.record(snan, INVALID)?;
+        Ok(x)
+    }
+
+    /// float → float.
+    fn detect_cvt_float(
+        &mut self,
+        c: &brig::BrigInstCvt,
+        s: Src,
+        db: u32,
+        sb: u32,
+        ftz: bool,
+    ) -> Result<()> {
+        let x = self.cvt_source(s, float_fmt(sb), ftz)?;
+        if !(sb == 64 && db == 32) {
+            return Ok(());
+        }
+        let Some(mods) = FloatMods::from_brig(c.round, ftz) else {
+            return Ok(());
+        };
+        let finite = self.class_mask(x, Fmt::F64, FINITE)?;
+        let exact = Exact {
+            s: x,
+            e: Opnd::constant(0),
+            exp: None,
+            f32: true,
+        };
+        let round = self.round_of(Fmt::F32, mods);
+        self.classify(&exact, finite, None, round, ftz)
+    }
+
+    /// integer → f32/f64: the integer exactly as an f64 pair.
+    fn detect_int_to_float(
+        &mut self,
+        c: &brig::BrigInstCvt,
+        s: Src,
+        db: u32,
+        signed: bool,
+        sb: u32,
+    ) -> Result<()> {
+        if sb <= 32 && db == 64 {
+            return Ok(());
+        }
+        let Some(mods) = FloatMods::from_brig(c.round, false) else {
+            return Ok(());
+        };
+        let m = self.exact_mode();
+        let cvt = if signed {
+            "v_cvt_f64_i32"
+        } else {
+            "v_cvt_f64_u32"
+        };
+        let (hs, lo) = if sb == 64 {
+            let hi = self.val(s, 1)?;
+            let lo = self.val(s, 0)?;
+            self.in_mode(m, |cx| {
+                let h = cx.op_new(Fmt::F64, cvt, &[hi], 0)?;
+                let k = Opnd::constant(32);
+                let h = cx.op_new(Fmt::F64, "v_ldexp_f64", &[h, k], 0)?;
+                let l = cx.op_new(Fmt::F64, "v_cvt_f64_u32", &[lo], 0)?;
+                Ok((h, l))
+            })?
+        } else {
+            let x = self.val(s, 0)?;
+            let x = self.extend32(x, signed, sb)?;
+            let v = self.in_mode(m, |cx| cx.op_new(Fmt::F64, cvt, &[x], 0))?;
+            (v, Opnd::constant(0))
+        };
+        let (s, e) = self.in_mode(m, |cx| cx.two_sum(hs, lo))?;
+        let finite = self.stemp(2);
+        self.emit("s_mov_b64", vec![pair(finite), Opnd::exec()])?;
+        let exact = Exact {
+            s,
+            e,
+            exp: None,
+            f32: db == 32,
+        };
+        let f = if db == 32 { Fmt::F32 } else { Fmt::F64 };
+        let round = self.round_of(f, mods);
+        self.classify(&exact, finite, None, round, false)
+    }
+
+    /// float → integer of `(signed, db)` bits.
+    fn detect_float_to_int(
+        &mut self,
+        c: &brig::BrigInstCvt,
+        s: Src,
+        (signed, db): (bool, u32),
+        sb: u32,
+        ftz: bool,
+    ) -> Result<()> {
+        let f = float_fmt(sb);
+        let x = self.cvt_source(s, f, ftz)?;
+        let Some(stem) = super::convert::int_round(c.round) else {
+            return Ok(());
+        };
+        let raw = c.round.raw();
+        let sat = matches!(raw, 10..=13 | 18..=21);
+        let signaling = raw >= 14;
+        if f == Fmt::F16 || (sat && !signaling) {
+            return Ok(());
+        }
+        let m = self.exact_mode();
+        let w = if f == Fmt::F64 { "f64" } else { "f32" };
+        let rv = self.in_mode(m, |cx| cx.op_new(f, &format!("{stem}_{w}"), &[x], 0))?;
+        // Out of range: NaN, ≥ 2^(db − signed), < −2^(db−1) (or < 0).
+        let top = db - u32::from(signed);
+        let (upper, lower) = if f == Fmt::F64 {
+            let low = u64::from(signed) * (1 << 63 | u64::from(1023 + db - 1) << 52);
+            (u64::from(1023 + top) << 52, low)
+        } else {
+            let low = u64::from(signed) * (1 << 31 | u64::from(127 + db - 1) << 23);
+            (u64::from(127 + top) << 23, low)
+        };
+        let (upper, lower) = (self.const_of_fmt(f, upper)?, self.const_of_fmt(f, lower)?);
+        let nan = self.class_mask(rv, f, NAN)?;
+        let ge = self.cmp_fmt(f, "ge", rv, upper)?;
+        let lt = self.cmp_fmt(f, "lt", rv, lower)?;
+        let out = self.mask_op("s_or_b64", nan, ge)?;
+        let out = self.mask_op("s_or_b64", out, lt)?;
+        if !sat {
+            self.record(out, INVALID)?;
+        }
+        if signaling {
+            let frac = self.cmp_fmt(f, "neq", rv, x)?;
+            let inexact = self.mask_op("s_andn2_b64", frac, out)?;
+            self.record(inexact, INEXACT)?;
+        }
+        Ok(())
+    }
+
+    /// A float constant of format `f` (bits) as an operand.
+    fn const_of_fmt(&mut self, f: Fmt, bits: u64) -> Result<Opnd> {
+        if f == Fmt::F64 {
+            Ok(pair(self.val64(Src::Const(bits))?))
+        } else {
+            self.val(Src::Const(bits), 0)
+        }
+    }
+
+    /// A lane mask from a float comparison `v_cmp_{cond}` of format `f`.
+    fn cmp_fmt(&mut self, f: Fmt, cond: &str, a: Opnd, b: Opnd) -> Result<VReg> {
+        let w = if f == Fmt::F64 { "f64" } else { "f32" };
+        self.cmp_f64(&format!("v_cmp_{cond}_{w}_e64"), a, b)
+    }
 }
