@@ -688,3 +688,54 @@ fn int_to_float_flags(v: u64, src: &str, signed: bool, dst: &str) -> u32 {
     };
     bits(st)
 }
+
+#[test]
+fn detect_signaling_nan_only_instructions_and_compares() {
+    // PRM 4.19.4/5.11: min, max, ceil, floor, rint, trunc, fract raise
+    // only INVALID, for a signaling NaN source; PRM 5.18: cmp too, and
+    // the signaling forms (`s…`) for any NaN.
+    for t in ["f32", "f64"] {
+        let values: Vec<u64> = if t == "f32" {
+            Single::values()
+        } else {
+            Double::values()
+        };
+        let is = |v: u64, signaling: bool| -> bool {
+            let (nan, snan) = if t == "f32" {
+                let x = fx::<Single>(v);
+                (x.is_nan(), x.is_signaling())
+            } else {
+                let x = fx::<Double>(v);
+                (x.is_nan(), x.is_signaling())
+            };
+            if signaling { nan } else { snan }
+        };
+        let pairs: Vec<Vec<u64>> = values
+            .iter()
+            .flat_map(|&a| values.iter().map(move |&b| vec![a, b]))
+            .collect();
+        let singles: Vec<Vec<u64>> = values.iter().map(|&a| vec![a]).collect();
+        let insts = [
+            ("min", false, 2, t),
+            ("max", false, 2, t),
+            ("ceil", false, 1, t),
+            ("floor", false, 1, t),
+            ("rint", false, 1, t),
+            ("trunc", false, 1, t),
+            ("fract", false, 1, t),
+            ("cmp_lt_u32", false, 2, "u32"),
+            ("cmp_equ_u32", false, 2, "u32"),
+            ("cmp_sle_u32", true, 2, "u32"),
+            ("cmp_snan_u32", true, 2, "u32"),
+        ];
+        for (op, signaling, srcs, dst) in insts {
+            let cases = if srcs == 2 { &pairs } else { &singles };
+            let want: Vec<u32> = cases
+                .iter()
+                .map(|c| u32::from(c.iter().any(|&v| is(v, signaling))))
+                .collect();
+            let inst = format!("{op}_{t}");
+            check_cases(&inst, &kernel_text(t, dst, &inst, srcs, 0x1f), cases, &want);
+        }
+    }
+}

@@ -610,6 +610,22 @@ impl Cx<'_> {
         }
     }
 
+    /// INVALID when a float source of format `f` is a signaling NaN (any NaN
+    /// when `signaling`: the `s…` comparisons, PRM 5.18). Not flushed:
+    /// subnormals are not NaNs.
+    pub(super) fn detect_nan_sources(&mut self, f: Fmt, s: &[Src], signaling: bool) -> Result<()> {
+        if self.detect.is_none_or(|d| d.mask & INVALID == 0) {
+            return Ok(());
+        }
+        let mut x = Vec::new();
+        for &v in s {
+            x.push(self.fval(v, f)?);
+        }
+        let class = if signaling { NAN } else { SNAN };
+        let nan = self.fold_class(&x, f, class, "s_or_b64")?;
+        self.record(nan, INVALID)
+    }
+
     /// A float source (flushed under `ftz`) and its sNaN → INVALID.
     fn cvt_source(&mut self, s: Src, f: Fmt, ftz: bool) -> Result<Opnd> {
         let x = self.fval(s, f)?;

@@ -93,6 +93,18 @@ fn arith_mnemonic(stem: &str, e64: bool, f: Fmt) -> (String, u8) {
     }
 }
 
+/// Instructions whose only exception is INVALID for a signaling NaN
+/// source (PRM 4.19.4, 5.11).
+const SNAN_ONLY: [BrigOpcode; 7] = [
+    BrigOpcode::MIN,
+    BrigOpcode::MAX,
+    BrigOpcode::CEIL,
+    BrigOpcode::FLOOR,
+    BrigOpcode::RINT,
+    BrigOpcode::TRUNC,
+    BrigOpcode::FRACT,
+];
+
 /// `1/(2π)` as f32: radians → revolutions for `v_sin`/`v_cos`.
 const INV_2PI: u32 = 0x3e22_f983;
 
@@ -126,6 +138,9 @@ impl Cx<'_> {
         mods: FloatMods,
     ) -> Result<()> {
         self.detect_arith(op, f, s, mods)?;
+        if SNAN_ONLY.contains(&op) {
+            self.detect_nan_sources(f, s, false)?;
+        }
         if let Some(&(_, stem, e64)) = ARITH.iter().find(|(o, ..)| *o == op) {
             let (mn, neg) = arith_mnemonic(stem, e64, f);
             let mut v = vec![self.fdst(d, f)];
