@@ -72,7 +72,8 @@ const F64_VALUES: [u64; 18] = [
     0x0018_0000_0000_0000,
 ];
 
-/// Addends of the `fma` cases (a subset, to keep the case count small).
+/// Addends of the `fma` cases (a subset, to keep the case count small;
+/// each product also meets its own negated rounding).
 const FMA_ADDENDS: [usize; 6] = [0, 2, 4, 7, 9, 13];
 
 /// A float format under test.
@@ -233,6 +234,9 @@ fn cases<F: Fmt>(op: &str) -> Vec<Vec<u64>> {
                     for &c in &FMA_ADDENDS {
                         out.push(vec![a, b, v[c]]);
                     }
+                    // The product's rounding error alone (cancellation).
+                    let p = fx::<F>(a).mul_r(fx::<F>(b), Round::NearestTiesToEven).value;
+                    out.push(vec![a, b, (-p).to_bits() as u64]);
                 }
             }
             out
@@ -399,7 +403,8 @@ fn detect_f64_mul_div() {
 }
 
 #[test]
-fn detect_f64_sqrt() {
+fn detect_f64_fma_sqrt() {
+    check_op::<Double>("fma");
     check_op::<Double>("sqrt");
 }
 

@@ -16,28 +16,32 @@
 //! Rules (after flushing subnormal inputs under `ftz`, PRM 4.19.3), with
 //! v the exact result:
 //! - INVALID_OPERATION: an input is a signaling NaN, or the result is a
-//!   NaN while no input is one (∞−∞, 0·∞, 0/0, ∞/∞, √negative).
+//!   NaN while no input is one (∞−∞, 0·∞, 0/0, ∞/∞, √negative); `fma`
+//!   of 0·∞ also with a quiet NaN addend.
 //! - DIVIDE_BY_ZERO (`div`): divisor zero, dividend finite non-zero.
 //! - OVERFLOW: finite inputs and v beyond the rounding's overflow
-//!   threshold (f32: the largest finite plus half an ulp for `near`, 2^128
-//!   toward zero, just above the largest finite away from zero; f64: the
-//!   nearest-even reference result is infinite).
+//!   threshold: the largest finite plus half an ulp for `near`, above
+//!   the largest finite when rounding away from zero, 2^(emax+1) toward
+//!   zero (f64: v's nearest-even rounding is infinite, which misses only
+//!   v in [max + ulp/2, 2^1024) rounded toward zero).
 //! - UNDERFLOW: tininess is detected BEFORE rounding (|v| below the
 //!   smallest normal, v ≠ 0); raised when v is tiny and not representable,
 //!   or tiny under `ftz` (flushed to zero).
 //! - INEXACT: v is not representable (overflow included), or v is tiny
 //!   under `ftz` (this implementation's choice, PRM 4.19.2).
 //!
-//! v is represented as an f64 pair (s, e), v = s + e with e the exact
-//! residual: f32 operations are evaluated in f64 (products exactly,
-//! sums with TwoSum, quotients and square roots with their fma
-//! remainder), so every f32 flag is exact except for v within an f64
-//! residual of an overflow threshold. f64 operations use the nearest-even
-//! f64 result and its TwoSum/fma residual: exact for `add`/`sub`; for
-//! `mul`/`div`/`fma` a residual below 2^-1074 (results near the subnormal
-//! range) can be lost, and `fma`'s residual is a sum of three rounded
-//! terms; f64 OVERFLOW in directed roundings follows the nearest-even
-//! threshold.
+//! v is represented as v = (s + e)·2^k with s, e f64 values, s the
+//! nearest-even rounding of v/2^k and e of the sign of the rest (zero
+//! when exact): f32 operations are evaluated in f64 (k = 0; products
+//! exactly, sums with TwoSum, quotients and square roots with their fma
+//! remainder). f64 `add`/`sub` use TwoSum (k = 0, exact); `mul`, `div`,
+//! `sqrt` and `fma` work on the operands' `v_frexp` mantissas so that no
+//! residual underflows, with k the exponents combined (for `fma` the
+//! larger of product and addend, the smaller part shifted at most 110
+//! bits: below that it is only a sticky bit). `fma`'s rest is a chain of
+//! TwoSums whose last addition rounds: its sign could only be wrong in a
+//! cancellation finer than 2^-106 of the result. Conversions: see
+//! `detect_cvt`.
 
 use amdgpu_codegen::{Opnd, VReg};
 use brig::{BrigControlDirective, BrigOpcode};
@@ -86,6 +90,12 @@ const F64_INF: u64 = 0x7ff0_0000_0000_0000;
 const F32_NEAR_OVERFLOW: u64 = 0x47ef_ffff_f000_0000;
 /// 2^128 as f64 (threshold when rounding toward zero).
 const F32_ZERO_OVERFLOW: u64 = 0x47f0_0000_0000_0000;
+
+/// The exponent standing for a zero product or addend in `fma` scaling.
+const NO_EXP: i32 = -100_000;
+/// The largest right shift of an `fma` part (bits): beyond 2·53 + 2 it
+/// lies below a quarter ulp of the other part.
+const FMA_SHIFT: i32 = 110;
 
 /// The arithmetic operations DETECT covers.
 const OPS: [BrigOpcode; 7] = [
@@ -168,7 +178,13 @@ impl Cx<'_> {
         // INVALID: sNaN input, or a NaN made from non-NaN inputs.
         let nan_out = self.class_mask(exact.s, Fmt::F64, NAN)?;
         let made = self.mask_op("s_andn2_b64", nan_out, nan_in)?;
-        let invalid = self.mask_op("s_or_b64", snan, made)?;
+        let mut invalid = self.mask_op("s_or_b64", snan, made)?;
+        if matches!(op, BrigOpcode::FMA | BrigOpcode::MAD) {
+            // 0·∞ is invalid even with a quiet NaN addend (IEEE 754 7.2
+            // leaves it to the implementation; this one raises it).
+            let zero_inf = self.zero_times_inf(x[0], x[1], f)?;
+            invalid = self.mask_op("s_or_b64", invalid, zero_inf)?;
+        }
         self.record(invalid, INVALID)?;
         let divzero = if op == BrigOpcode::DIV {
             let z = self.class_mask(x[1], f, ZEROS)?;
@@ -232,6 +248,17 @@ impl Cx<'_> {
         self.record(under, UNDERFLOW)
     }
 
+    /// Lanes where one of `a`, `b` is a zero and the other an infinity.
+    fn zero_times_inf(&mut self, a: Opnd, b: Opnd, f: Fmt) -> Result<VReg> {
+        let mut either = Vec::new();
+        for (x, y) in [(a, b), (b, a)] {
+            let z = self.class_mask(x, f, ZEROS)?;
+            let i = self.class_mask(y, f, NEG_INF | POS_INF)?;
+            either.push(self.mask_op("s_and_b64", z, i)?);
+        }
+        self.mask_op("s_or_b64", either[0], either[1])
+    }
+
     /// The MODE of the reference computations: nearest even, subnormals
     /// kept, for f32 and f64.
     fn exact_mode(&self) -> super::mode::FpMode {
@@ -264,7 +291,14 @@ impl Cx<'_> {
     /// so the residual never underflows; `add`/`sub` (TwoSum is exact)
     /// and `fma` unscaled.
     fn exact_f64(&mut self, op: BrigOpcode, x: &[Opnd]) -> Result<Exact> {
-        if !matches!(op, BrigOpcode::MUL | BrigOpcode::DIV | BrigOpcode::SQRT) {
+        if !matches!(
+            op,
+            BrigOpcode::MUL
+                | BrigOpcode::DIV
+                | BrigOpcode::SQRT
+                | BrigOpcode::FMA
+                | BrigOpcode::MAD
+        ) {
             let (s, e) = self.exact_pair(op, x)?;
             return Ok(Exact {
                 s,
@@ -295,6 +329,11 @@ impl Cx<'_> {
                 "v_sub_u32_e64",
                 vec![super::r(exp), super::r(parts[0].1), super::r(parts[1].1)],
             )?,
+            BrigOpcode::FMA | BrigOpcode::MAD => {
+                let (ab, c) = self.fma_scale(x, &parts, exp)?;
+                w[0] = ab;
+                w[2] = c;
+            }
             _ => {
                 // An odd exponent moves one factor 2 into the mantissa.
                 let odd = self.vtemp(1);
@@ -317,6 +356,43 @@ impl Cx<'_> {
             exp: Some(exp),
             f32: false,
         })
+    }
+
+    /// `fma` scaling: 2^exp with exp = the larger of the product's and the
+    /// addend's exponents (a zero product or addend does not count); the
+    /// product's first factor and the addend become mantissas shifted
+    /// right by their distance to exp, at most [`FMA_SHIFT`] bits: a part
+    /// that far below the other only acts as a sticky bit, which keeps the
+    /// rounding, the residual's sign and whether it is zero. Returns the
+    /// new first factor and addend.
+    fn fma_scale(&mut self, x: &[Opnd], parts: &[(Opnd, VReg)], exp: VReg) -> Result<(Opnd, Opnd)> {
+        let r = super::r;
+        let low = self.val(Src::Const(u64::from(NO_EXP as u32)), 0)?;
+        let ab = self.vtemp(1);
+        self.emit("v_add_u32_e64", vec![r(ab), r(parts[0].1), r(parts[1].1)])?;
+        let za = self.class_mask(x[0], Fmt::F64, ZEROS)?;
+        let zb = self.class_mask(x[1], Fmt::F64, ZEROS)?;
+        let zab = self.mask_op("s_or_b64", za, zb)?;
+        self.emit("v_cndmask_b32_e64", vec![r(ab), r(ab), low, pair(zab)])?;
+        let c = self.vtemp(1);
+        let zc = self.class_mask(x[2], Fmt::F64, ZEROS)?;
+        self.emit(
+            "v_cndmask_b32_e64",
+            vec![r(c), r(parts[2].1), low, pair(zc)],
+        )?;
+        self.emit("v_max_i32_e64", vec![r(exp), r(ab), r(c)])?;
+        let limit = self.val(Src::Const(u64::from(FMA_SHIFT.wrapping_neg() as u32)), 0)?;
+        let m = self.exact_mode();
+        let mut out = Vec::new();
+        for (e, mant) in [(ab, parts[0].0), (c, parts[2].0)] {
+            let shift = self.vtemp(1);
+            self.emit("v_sub_u32_e64", vec![r(shift), r(e), r(exp)])?;
+            self.emit("v_max_i32_e64", vec![r(shift), r(shift), limit])?;
+            out.push(self.in_mode(m, |cx| {
+                cx.op_new(Fmt::F64, "v_ldexp_f64", &[mant, r(shift)], 0)
+            })?);
+        }
+        Ok((out[0], out[1]))
     }
 
     /// `x.s·2^x.exp` rounded in MODE `mode` (`x.s` itself when unscaled).
@@ -350,9 +426,12 @@ impl Cx<'_> {
                 let pe = cx.op_new(f, "v_fma_f64", &[w[0], w[1], p], 4)?;
                 let (u, ue) = cx.two_sum(p, w[2])?;
                 let s = cx.op_new(f, "v_fma_f64", &[w[0], w[1], w[2]], 0)?;
+                // v − s = (u − s) + ue + pe, summed with TwoSums.
                 let d = cx.op_new(f, "v_add_f64", &[u, s], 2)?;
-                let d = cx.op_new(f, "v_add_f64", &[d, ue], 0)?;
-                let e = cx.op_new(f, "v_add_f64", &[d, pe], 0)?;
+                let (t, te) = cx.two_sum(d, ue)?;
+                let (r, re) = cx.two_sum(t, pe)?;
+                let low = cx.op_new(f, "v_add_f64", &[re, te], 0)?;
+                let e = cx.op_new(f, "v_add_f64", &[r, low], 0)?;
                 Ok((s, e))
             }),
             BrigOpcode::DIV => {
