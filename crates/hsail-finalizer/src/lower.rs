@@ -306,9 +306,11 @@ fn lower_kernel_with(
     // Pre-scan: which ABI inputs the kernel reads.
     let uses = dispatch::scan_uses(m, &full)?;
     // The ABI values for machine functions, after the private variables.
+    // With DETECT, the context area ends with the flags' slot.
+    let detect_mask = detect::enabled(m, &full);
     let context = (!machine.is_empty()).then(|| {
         let at = private_size.next_multiple_of(8);
-        private_size = at + machine::CONTEXT_SIZE;
+        private_size = at + machine::CONTEXT_SIZE + if detect_mask != 0 { 4 } else { 0 };
         at
     });
 
@@ -362,7 +364,7 @@ fn lower_kernel_with(
     cx.prologue(&layout)?;
     cx.scratch_setup(&layout, private_size, scratch_on)?;
     cx.store_context()?;
-    cx.detect_init(&full)?;
+    cx.detect_init(detect_mask)?;
 
     if has_alloca {
         cx.start_alloca_area()?;

@@ -744,3 +744,55 @@ fn detect_signaling_nan_only_instructions_and_compares() {
         }
     }
 }
+
+#[test]
+fn detect_flags_cross_recursive_calls() {
+    // The flags are the wave's, whatever function raises or reads them:
+    // the kernel sets OVERFLOW, the recursion's base divides by zero,
+    // every level above it adds 0.1 + 0.2 (INEXACT) and returns the
+    // flags it reads; the kernel reads the same afterwards.
+    let src = "module &D:1:0:$full:$large:$default;\n\
+        function &f(arg_u32 %r)(arg_u32 %n)\n{\n\
+        \x20   ld_arg_u32 $s0, [%n];\n\
+        \x20   cmp_eq_b1_u32 $c0, $s0, 0;\n\
+        \x20   cbr_b1 $c0, @base;\n\
+        \x20   sub_u32 $s1, $s0, 1;\n\
+        \x20   {\n\
+        \x20       arg_u32 %rr;\n\
+        \x20       arg_u32 %nn;\n\
+        \x20       st_arg_u32 $s1, [%nn];\n\
+        \x20       call &f(%rr)(%nn);\n\
+        \x20       ld_arg_u32 $s2, [%rr];\n\
+        \x20   }\n\
+        \x20   add_f32 $s3, 0.1f, 0.2f;\n\
+        \x20   getdetectexcept_u32 $s2;\n\
+        \x20   st_arg_u32 $s2, [%r];\n\
+        \x20   ret;\n\
+        @base:\n\
+        \x20   div_f32 $s3, 1.0f, 0.0f;\n\
+        \x20   getdetectexcept_u32 $s2;\n\
+        \x20   st_arg_u32 $s2, [%r];\n\
+        \x20   ret;\n};\n\
+        kernel &k(kernarg_u64 %out)\n{\n\
+        \x20   enabledetectexceptions 0x1f;\n\
+        \x20   workitemabsid_u32 $s0, 0;\n\
+        \x20   cleardetectexcept_u32 0x1f;\n\
+        \x20   setdetectexcept_u32 0x4;\n\
+        \x20   mov_b32 $s5, 3;\n\
+        \x20   {\n\
+        \x20       arg_u32 %r;\n\
+        \x20       arg_u32 %n;\n\
+        \x20       st_arg_u32 $s5, [%n];\n\
+        \x20       call &f(%r)(%n);\n\
+        \x20       ld_arg_u32 $s20, [%r];\n\
+        \x20   }\n\
+        \x20   getdetectexcept_u32 $s21;\n\
+        \x20   cvt_u64_u32 $d0, $s0;\n\
+        \x20   shl_u64 $d0, $d0, 3;\n\
+        \x20   ld_kernarg_u64 $d1, [%out];\n\
+        \x20   add_u64 $d1, $d1, $d0;\n\
+        \x20   st_global_u32 $s20, [$d1];\n\
+        \x20   st_global_u32 $s21, [$d1+4];\n};\n";
+    let flags = OVERFLOW | DIVIDE_BY_ZERO | INEXACT;
+    check_words("recursion", src, 64, 64, &[flags; 128]);
+}

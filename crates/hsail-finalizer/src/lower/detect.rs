@@ -52,6 +52,15 @@ use super::mode::{DOWN, FloatMods, Fmt, NEAR, UP, ZERO};
 use super::{Cx, Kind, Src, pair};
 use crate::Result;
 
+/// The exceptions enabled for DETECT in code blocks `blocks` (a kernel
+/// and the functions it reaches): the union of their
+/// `enabledetectexceptions` masks.
+pub(super) fn enabled(m: &brig::BrigModule<'_>, blocks: &[&CodeBlock]) -> u32 {
+    super::mode::controls(m, BrigControlDirective::ENABLEDETECTEXCEPTIONS, blocks)
+        .iter()
+        .fold(0, |acc, &(_, v)| acc | (v.unwrap_or(0x1f) as u32 & 0x1f))
+}
+
 /// DETECT state of the kernel being lowered.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Detect {
@@ -124,22 +133,9 @@ struct Exact {
 }
 
 impl Cx<'_> {
-    /// Sets up DETECT for a kernel reaching code blocks `blocks`: the
-    /// union of their `enabledetectexceptions` masks; a non-empty set
-    /// reserves and zeroes the field.
-    pub(super) fn detect_init(&mut self, blocks: &[&CodeBlock]) -> Result<()> {
-        let mut mask = 0u32;
-        for (at, value) in self.controls(BrigControlDirective::ENABLEDETECTEXCEPTIONS, blocks) {
-            mask |= value.unwrap_or(0x1f) as u32 & 0x1f;
-            if mask != 0 && !self.machine.is_empty() {
-                self.at = at;
-                return Err(self.unsupported(
-                    "DETECT exceptions (enabledetectexceptions) in a kernel with recursive \
-                     (machine) functions"
-                        .into(),
-                ));
-            }
-        }
+    /// Sets up DETECT for a kernel with the exceptions `mask` enabled
+    /// ([`enabled`]): reserves and zeroes the field.
+    pub(super) fn detect_init(&mut self, mask: u32) -> Result<()> {
         if mask == 0 {
             return Ok(());
         }
@@ -148,6 +144,41 @@ impl Cx<'_> {
         self.f.prologue.push(zero);
         self.detect = Some(Detect { field, mask });
         Ok(())
+    }
+
+    /// A machine function of a kernel with DETECT `mask`: its field is
+    /// loaded from the context area on entry ([`Self::detect_slot`]).
+    pub(super) fn detect_callee(&mut self, mask: u32) -> Result<()> {
+        if mask == 0 {
+            return Ok(());
+        }
+        let field = self.stemp(1);
+        self.detect = Some(Detect { field, mask });
+        let load = self.detect_slot(false)?;
+        self.f.prologue.extend(load);
+        Ok(())
+    }
+
+    /// The instructions moving the field to (`store`) or from the
+    /// context area's DETECT slot, the field's home across calls between
+    /// the kernel and its machine functions (per lane, every active lane
+    /// writes the same value). Empty without DETECT or machine functions.
+    pub(super) fn detect_slot(&mut self, store: bool) -> Result<Vec<amdgpu_codegen::MInst>> {
+        let (Some(d), Some(at)) = (self.detect, self.context) else {
+            return Ok(Vec::new());
+        };
+        let r = super::r;
+        let (a, t) = (self.vtemp(1), self.vtemp(1));
+        let addr = at + super::machine::CONTEXT_SIZE;
+        let mut out = vec![self.minst("v_mov_b32", vec![r(a), Opnd::constant(addr)])?];
+        if store {
+            out.push(self.minst("v_mov_b32", vec![r(t), r(d.field)])?);
+            out.push(self.minst("scratch_store_dword", vec![r(a), r(t), Opnd::off()])?);
+        } else {
+            out.push(self.minst("scratch_load_dword", vec![r(t), r(a), Opnd::off()])?);
+            out.push(self.minst("v_readfirstlane_b32", vec![r(d.field), r(t)])?);
+        }
+        Ok(out)
     }
 
     /// Records the DETECT flags `op` raises on the values `s` (called

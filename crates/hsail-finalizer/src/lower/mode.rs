@@ -269,35 +269,6 @@ impl Cx<'_> {
         self.emit(mn, vec![r(field), r(field), Opnd::constant(k)])
     }
 
-    /// The `control` directives inside code blocks `blocks`: (offset,
-    /// constant operand when it has one).
-    pub(super) fn controls(
-        &self,
-        control: BrigControlDirective,
-        blocks: &[&CodeBlock],
-    ) -> Vec<(u32, Option<u64>)> {
-        let mut out = Vec::new();
-        for entry in self.m.code_entries() {
-            let Ok((offset, Code::DirectiveControl(d))) = entry else {
-                continue;
-            };
-            let at = offset.get();
-            let inside = blocks
-                .iter()
-                .any(|b| (b.start.get()..b.end.get()).contains(&at));
-            if !inside || d.control != control {
-                continue;
-            }
-            let value = self
-                .m
-                .operand_list(d.operands)
-                .ok()
-                .and_then(|ops| ops.first().and_then(|&o| const_of(self.m, o)));
-            out.push((at, value));
-        }
-        out
-    }
-
     /// Refuses `enablebreakexceptions` with any of the five exceptions in
     /// code block `cb` (PRM 13.4: the finalizer must report an error for an
     /// exception the BREAK policy does not support, and there is no trap
@@ -305,7 +276,7 @@ impl Cx<'_> {
     /// recorded.
     pub(super) fn check_break_policy(&mut self, cb: &CodeBlock) -> Result<()> {
         let mut at = None;
-        for (offset, mask) in self.controls(BrigControlDirective::ENABLEBREAKEXCEPTIONS, &[cb]) {
+        for (offset, mask) in controls(self.m, BrigControlDirective::ENABLEBREAKEXCEPTIONS, &[cb]) {
             if mask.is_none_or(|m| m & 0x1f != 0) {
                 at = Some(offset);
             }
@@ -318,4 +289,32 @@ impl Cx<'_> {
             None => Ok(()),
         }
     }
+}
+
+/// The `control` directives inside code blocks `blocks` of module `m`:
+/// (offset, constant operand when it has one).
+pub(super) fn controls(
+    m: &BrigModule<'_>,
+    control: BrigControlDirective,
+    blocks: &[&CodeBlock],
+) -> Vec<(u32, Option<u64>)> {
+    let mut out = Vec::new();
+    for entry in m.code_entries() {
+        let Ok((offset, Code::DirectiveControl(d))) = entry else {
+            continue;
+        };
+        let at = offset.get();
+        let inside = blocks
+            .iter()
+            .any(|b| (b.start.get()..b.end.get()).contains(&at));
+        if !inside || d.control != control {
+            continue;
+        }
+        let value = m
+            .operand_list(d.operands)
+            .ok()
+            .and_then(|ops| ops.first().and_then(|&o| const_of(m, o)));
+        out.push((at, value));
+    }
+    out
 }
