@@ -307,7 +307,7 @@ fn lower_kernel_with(
     let uses = dispatch::scan_uses(m, &full)?;
     // The ABI values for machine functions, after the private variables.
     // With DETECT, the context area ends with the flags' slot.
-    let detect_mask = detect::enabled(m, &full);
+    let detect_mask = detect::enabled(m, &full) | opts.detect_exceptions & 0x1f;
     let context = (!machine.is_empty()).then(|| {
         let at = private_size.next_multiple_of(8);
         private_size = at + machine::CONTEXT_SIZE + if detect_mask != 0 { 4 } else { 0 };

@@ -796,3 +796,46 @@ fn detect_flags_cross_recursive_calls() {
     let flags = OVERFLOW | DIVIDE_BY_ZERO | INEXACT;
     check_words("recursion", src, 64, 64, &[flags; 128]);
 }
+
+#[test]
+fn detect_enabled_by_the_finalizer_option() {
+    // PRM 11.2: DETECT may be enabled when finalizing instead of by the
+    // directive: `hsakit finalize --enable-detect-exceptions MASK`.
+    let body = "    cleardetectexcept_u32 0x1f;\n\
+                \x20   div_f32 $s1, 1.0f, 0.0f;\n\
+                \x20   add_f32 $s1, 0.1f, 0.2f;\n\
+                \x20   getdetectexcept_u32 $s20;\n";
+    let src = words_kernel(0, body, 1);
+    let dir = oracles::Scratch::new("finalize-detect");
+    let file = dir.path("k.hsail");
+    std::fs::write(&file, src).expect("cannot write the kernel");
+    for mcpu in TARGETS {
+        let co = dir.path(&format!("k-{mcpu}.co"));
+        let args = [
+            "finalize",
+            file.to_str().expect("UTF-8 path"),
+            "--mcpu",
+            mcpu,
+            "--enable-detect-exceptions",
+            "0x12",
+            "-o",
+            co.to_str().expect("UTF-8 path"),
+        ];
+        let out = common::hsakit(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let got = run_words(&co, mcpu, (64, 64), None, 64);
+        assert_eq!(got, [DIVIDE_BY_ZERO | INEXACT; 64], "option on {mcpu}");
+    }
+    let bad = common::hsakit(&[
+        "finalize",
+        file.to_str().expect("UTF-8 path"),
+        "--enable-detect-exceptions",
+        "0x20",
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("beyond the five exceptions"));
+}
