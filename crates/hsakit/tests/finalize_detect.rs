@@ -15,7 +15,7 @@
 mod common;
 use common::Run;
 
-use rustc_apfloat::ieee::{Double, Quad, Single};
+use rustc_apfloat::ieee::{Double, Half, Quad, Single};
 use rustc_apfloat::{Float, FloatConvert, Round, Status, StatusAnd};
 
 const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
@@ -72,6 +72,13 @@ const F64_VALUES: [u64; 18] = [
     0x0018_0000_0000_0000,
 ];
 
+/// f16 operands, the same kinds as [`F32_VALUES`] (0x3bff × 0x0400
+/// rounds up to the smallest normal).
+const F16_VALUES: [u16; 18] = [
+    0x0000, 0x8000, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00, 0x7d00, 0x7bff, 0x0400, 0x0001, 0x8200,
+    0x4200, 0x2e66, 0x7400, 0x0a00, 0x3bff, 0x0600,
+];
+
 /// Addends of the `fma` cases (a subset, to keep the case count small;
 /// each product also meets its own negated rounding).
 const FMA_ADDENDS: [usize; 6] = [0, 2, 4, 7, 9, 13];
@@ -84,6 +91,16 @@ trait Fmt: Float + FloatConvert<Quad> + Copy {
     fn values() -> Vec<u64>;
     /// `d` rounded to this format (nearest even).
     fn from_double(d: Double) -> Self;
+}
+
+impl Fmt for Half {
+    const NAME: &'static str = "f16";
+    fn values() -> Vec<u64> {
+        F16_VALUES.iter().map(|&v| u64::from(v)).collect()
+    }
+    fn from_double(d: Double) -> Self {
+        d.convert_r(Round::NearestTiesToEven, &mut false).value
+    }
 }
 
 impl Fmt for Single {
@@ -391,6 +408,13 @@ fn detect_f32_fma_sqrt() {
 }
 
 #[test]
+fn detect_f16_arithmetic() {
+    for op in ["add", "sub", "mul", "div", "fma", "sqrt"] {
+        check_op::<Half>(op);
+    }
+}
+
+#[test]
 fn detect_f64_add_sub() {
     check_op::<Double>("add");
     check_op::<Double>("sub");
@@ -615,15 +639,40 @@ fn detect_cvt_f64_to_f32_and_integers_to_floats() {
         .collect();
     for (name, round) in ROUNDS {
         for ftz in [false, true] {
-            let inst = format!("cvt{}_{name}_f32_f64", if ftz { "_ftz" } else { "" });
-            let want: Vec<u32> = cases
+            let ftz_name = if ftz { "_ftz" } else { "" };
+            let targets: [(&str, NarrowRef); 2] = [
+                ("f32", narrow_flags::<Single>),
+                ("f16", narrow_flags::<Half>),
+            ];
+            for (dst, reference) in targets {
+                let inst = format!("cvt{ftz_name}_{name}_{dst}_f64");
+                let want: Vec<u32> = cases
+                    .iter()
+                    .map(|c| reference(flush(fx::<Double>(c[0]), ftz), round, ftz))
+                    .collect();
+                let src = kernel_text("f64", dst, &inst, 1, 0x1f);
+                check_cases(&inst, &src, &cases, &want);
+            }
+            // f32 → f16 (the f32 sources widen exactly).
+            let inst = format!("cvt{ftz_name}_{name}_f16_f32");
+            let singles: Vec<Vec<u64>> = F32_VALUES
                 .iter()
-                .map(|c| narrow_flags(flush(fx::<Double>(c[0]), ftz), round, ftz))
+                .chain(&[0x477f_f000, 0x477f_efff, 0x3880_0000, 0x387f_ffff])
+                .map(|&v| vec![u64::from(v)])
+                .collect();
+            let want: Vec<u32> = singles
+                .iter()
+                .map(|c| {
+                    let x = flush(fx::<Single>(c[0]), ftz);
+                    let wide: Double = x.convert_r(Round::NearestTiesToEven, &mut false).value;
+                    let snan = if x.is_signaling() { INVALID } else { 0 };
+                    narrow_flags::<Half>(wide, round, ftz) | snan
+                })
                 .collect();
             check_cases(
                 &inst,
-                &kernel_text("f64", "f32", &inst, 1, 0x1f),
-                &cases,
+                &kernel_text("f32", "f16", &inst, 1, 0x1f),
+                &singles,
                 &want,
             );
         }
@@ -644,7 +693,12 @@ fn detect_cvt_f64_to_f32_and_integers_to_floats() {
     .map(|&v| vec![v])
     .collect();
     for (src, signed) in [("u32", false), ("s32", true), ("u64", false), ("s64", true)] {
-        for (dst, name) in [("f32", "near"), ("f32", "zero"), ("f64", "near")] {
+        for (dst, name) in [
+            ("f32", "near"),
+            ("f32", "zero"),
+            ("f64", "near"),
+            ("f16", "near"),
+        ] {
             let inst = format!("cvt_{name}_{dst}_{src}");
             let want: Vec<u32> = ints
                 .iter()
@@ -655,17 +709,28 @@ fn detect_cvt_f64_to_f32_and_integers_to_floats() {
     }
 }
 
-/// f64 → f32 flags per PRM 4.19.2 (tininess before rounding, ftz).
-fn narrow_flags(x: Double, round: Round, ftz: bool) -> u32 {
+/// A reference for f64 → narrower conversions: (source, rounding, ftz).
+type NarrowRef = fn(Double, Round, bool) -> u32;
+
+/// f64 → `T` flags per PRM 4.19.2 (tininess before rounding, ftz).
+fn narrow_flags<T: Fmt + FloatConvert<Double>>(x: Double, round: Round, ftz: bool) -> u32
+where
+    Double: FloatConvert<T>,
+{
     let mut lost = false;
-    let r: StatusAnd<Single> = x.convert_r(round, &mut lost);
+    let r: StatusAnd<T> = x.convert_r(round, &mut lost);
     let mut flags = bits(r.status) & !INVALID | if x.is_signaling() { INVALID } else { 0 };
-    let max = Single::largest();
-    let two128 = Double::from_bits(0x47f0_0000_0000_0000);
-    if (r.value == max || r.value == -max) && x.abs() >= two128 {
+    let max = T::largest();
+    let ulp = (max - max.next_down().value).value;
+    let wide_max: Double = max.convert_r(Round::NearestTiesToEven, &mut lost).value;
+    let wide_ulp: Double = ulp.convert_r(Round::NearestTiesToEven, &mut lost).value;
+    let top = (wide_max + wide_ulp).value;
+    if (r.value == max || r.value == -max) && x.abs() >= top {
         flags |= OVERFLOW | INEXACT;
     }
-    let min = Double::from_bits(0x3810_0000_0000_0000);
+    let min: Double = T::smallest_normalized()
+        .convert_r(Round::NearestTiesToEven, &mut lost)
+        .value;
     let tiny = x.is_finite() && !x.is_zero() && x.abs() < min;
     if tiny && ftz {
         flags |= UNDERFLOW | INEXACT;
@@ -676,7 +741,9 @@ fn narrow_flags(x: Double, round: Round, ftz: bool) -> u32 {
 }
 
 /// Integer (`src` bits as the low bits of `v`) → `dst` flags: INEXACT
-/// when it is not representable (rounding cannot overflow).
+/// when it is not representable, OVERFLOW (and INEXACT) past f16's range
+/// (the cases round to nearest only: apfloat misses OVERFLOW when it
+/// rounds to the largest finite value).
 fn int_to_float_flags(v: u64, src: &str, signed: bool, dst: &str) -> u32 {
     let wide = src.ends_with("64");
     let value: i128 = match (wide, signed) {
@@ -686,10 +753,10 @@ fn int_to_float_flags(v: u64, src: &str, signed: bool, dst: &str) -> u32 {
         (false, false) => i128::from(v as u32),
     };
     let round = Round::NearestTiesToEven;
-    let st = if dst == "f32" {
-        Single::from_i128_r(value, round).status
-    } else {
-        Double::from_i128_r(value, round).status
+    let st = match dst {
+        "f16" => Half::from_i128_r(value, round).status,
+        "f32" => Single::from_i128_r(value, round).status,
+        _ => Double::from_i128_r(value, round).status,
     };
     bits(st)
 }

@@ -86,19 +86,44 @@ const ZEROS: u64 = 0x60;
 const FINITE: u64 = 0x1f8;
 const FINITE_NONZERO: u64 = 0x198;
 
-/// f64 bit patterns used by the classification.
-const F64_MIN_NORMAL: u64 = 0x0010_0000_0000_0000;
-const F32_MIN_NORMAL_AS_F64: u64 = 0x3810_0000_0000_0000;
-/// The largest finite f32, as f64.
-const F32_MAX_AS_F64: u64 = 0x47ef_ffff_e000_0000;
 /// The largest finite f64.
 const F64_MAX: u64 = 0x7fef_ffff_ffff_ffff;
 /// +∞ (f64): "the result is infinite" as a threshold.
 const F64_INF: u64 = 0x7ff0_0000_0000_0000;
-/// f32 largest finite plus half an ulp, as f64 (nearest-even threshold).
-const F32_NEAR_OVERFLOW: u64 = 0x47ef_ffff_f000_0000;
-/// 2^128 as f64 (threshold when rounding toward zero).
-const F32_ZERO_OVERFLOW: u64 = 0x47f0_0000_0000_0000;
+
+/// A result format's limits as f64 bit patterns: smallest normal, largest
+/// finite, overflow threshold of `near` (largest plus half an ulp) and of
+/// rounding toward zero (2^(emax+1); f64: its rounding is infinite).
+struct Limits {
+    min: u64,
+    max: u64,
+    near: u64,
+    zero: u64,
+}
+
+/// The [`Limits`] of f16, f32 and f64.
+fn limits(f: Fmt) -> Limits {
+    match f {
+        Fmt::F16 => Limits {
+            min: 0x3f10_0000_0000_0000,
+            max: 0x40ef_fc00_0000_0000,
+            near: 0x40ef_fe00_0000_0000,
+            zero: 0x40f0_0000_0000_0000,
+        },
+        Fmt::F32 => Limits {
+            min: 0x3810_0000_0000_0000,
+            max: 0x47ef_ffff_e000_0000,
+            near: 0x47ef_ffff_f000_0000,
+            zero: 0x47f0_0000_0000_0000,
+        },
+        Fmt::F64 => Limits {
+            min: 0x0010_0000_0000_0000,
+            max: F64_MAX,
+            near: F64_INF,
+            zero: F64_INF,
+        },
+    }
+}
 
 /// The exponent standing for a zero product or addend in `fma` scaling.
 const NO_EXP: i32 = -100_000;
@@ -128,8 +153,9 @@ struct Exact {
     /// The scale's exponent (a VGPR), when the operands were normalized
     /// so that no residual underflows.
     exp: Option<VReg>,
-    /// The instruction is f32: v must also be representable in f32.
-    f32: bool,
+    /// The result format: f16 and f32 results are evaluated in f64 and
+    /// must also be representable in it.
+    fmt: Fmt,
 }
 
 impl Cx<'_> {
@@ -190,7 +216,7 @@ impl Cx<'_> {
         s: &[Src],
         mods: FloatMods,
     ) -> Result<()> {
-        if self.detect.is_none() || !OPS.contains(&op) || f == Fmt::F16 {
+        if self.detect.is_none() || !OPS.contains(&op) {
             return Ok(());
         }
         let mut x = Vec::new();
@@ -203,7 +229,7 @@ impl Cx<'_> {
         let nan_in = self.fold_class(&x, f, NAN, "s_or_b64")?;
         let finite = self.fold_class(&x, f, FINITE, "s_and_b64")?;
         let exact = match f {
-            Fmt::F32 => self.exact_f32(op, &x)?,
+            Fmt::F16 | Fmt::F32 => self.exact_narrow(op, &x, f)?,
             _ => self.exact_f64(op, &x)?,
         };
         // INVALID: sNaN input, or a NaN made from non-NaN inputs.
@@ -258,8 +284,8 @@ impl Cx<'_> {
         let tiny = self.tiny(exact)?;
         let tiny = self.mask_op("s_and_b64", tiny, valid)?;
         let mut inexact = self.cmp_f64("v_cmp_neq_f64_e64", exact.e, Opnd::constant(0))?;
-        if exact.f32 {
-            let round_trip = self.f32_round_trip(exact.s)?;
+        if exact.fmt != Fmt::F64 {
+            let round_trip = self.round_trip(exact.s, exact.fmt)?;
             inexact = self.mask_op("s_or_b64", inexact, round_trip)?;
         }
         if let Some(lost) = self.scale_lost(exact)? {
@@ -300,12 +326,19 @@ impl Cx<'_> {
             .ftz(Fmt::F64, false)
     }
 
-    /// f32 `op` on `x` evaluated in f64 as an exact pair.
-    fn exact_f32(&mut self, op: BrigOpcode, x: &[Opnd]) -> Result<Exact> {
+    /// f16/f32 (`f`) `op` on `x` evaluated in f64 as an exact pair.
+    fn exact_narrow(&mut self, op: BrigOpcode, x: &[Opnd], f: Fmt) -> Result<Exact> {
         let m = self.exact_mode();
         let w: Vec<Opnd> = self.in_mode(m, |cx| {
             x.iter()
-                .map(|&v| cx.op_new(Fmt::F64, "v_cvt_f64_f32", &[v], 0))
+                .map(|&v| {
+                    let v = if f == Fmt::F16 {
+                        cx.op_new(Fmt::F32, "v_cvt_f32_f16", &[v], 0)?
+                    } else {
+                        v
+                    };
+                    cx.op_new(Fmt::F64, "v_cvt_f64_f32", &[v], 0)
+                })
                 .collect()
         })?;
         let (s, e) = self.exact_pair(op, &w)?;
@@ -313,7 +346,7 @@ impl Cx<'_> {
             s,
             e,
             exp: None,
-            f32: true,
+            fmt: f,
         })
     }
 
@@ -335,7 +368,7 @@ impl Cx<'_> {
                 s,
                 e,
                 exp: None,
-                f32: false,
+                fmt: Fmt::F64,
             });
         }
         let m = self.exact_mode();
@@ -385,7 +418,7 @@ impl Cx<'_> {
             s,
             e,
             exp: Some(exp),
-            f32: false,
+            fmt: Fmt::F64,
         })
     }
 
@@ -494,11 +527,16 @@ impl Cx<'_> {
         Ok((s, e))
     }
 
-    /// Lanes where `s` (f64) rounded to f32 and back differs from `s`.
-    fn f32_round_trip(&mut self, s: Opnd) -> Result<VReg> {
+    /// Lanes where `s` (f64) rounded to format `f` (f16 through f32) and
+    /// back differs from `s`.
+    fn round_trip(&mut self, s: Opnd, f: Fmt) -> Result<VReg> {
         let m = self.exact_mode();
         let back = self.in_mode(m, |cx| {
-            let t = cx.op_new(Fmt::F32, "v_cvt_f32_f64", &[s], 0)?;
+            let mut t = cx.op_new(Fmt::F32, "v_cvt_f32_f64", &[s], 0)?;
+            if f == Fmt::F16 {
+                let h = cx.op_new(Fmt::F32, "v_cvt_f16_f32", &[t], 0)?;
+                t = cx.op_new(Fmt::F32, "v_cvt_f32_f16", &[h], 0)?;
+            }
             cx.op_new(Fmt::F64, "v_cvt_f64_f32", &[t], 0)
         })?;
         self.cmp_f64("v_cmp_neq_f64_e64", s, back)
@@ -515,11 +553,9 @@ impl Cx<'_> {
     ) -> Result<VReg> {
         let m = self.exact_mode();
         let s = self.unscaled(x, x.s, m)?;
-        let (max, near, zero) = if x.f32 {
-            (F32_MAX_AS_F64, F32_NEAR_OVERFLOW, F32_ZERO_OVERFLOW)
-        } else {
-            (F64_MAX, F64_INF, F64_INF)
-        };
+        let Limits {
+            max, near, zero, ..
+        } = limits(x.fmt);
         let (away, near, zero) = ((max, true), (near, false), (zero, false));
         let (pos, neg) = match round {
             NEAR => (near, near),
@@ -569,12 +605,7 @@ impl Cx<'_> {
     /// Lanes whose exact result is non-zero with a magnitude below the
     /// smallest normal of the instruction's format.
     fn tiny(&mut self, x: &Exact) -> Result<VReg> {
-        let min = if x.f32 {
-            F32_MIN_NORMAL_AS_F64
-        } else {
-            F64_MIN_NORMAL
-        };
-        let min = pair(self.val64(Src::Const(min))?);
+        let min = pair(self.val64(Src::Const(limits(x.fmt).min))?);
         let m = self.exact_mode();
         let abs = self.in_mode(m, |cx| cx.op_new(Fmt::F64, "v_max_f64", &[x.s, x.s], 2))?;
         // |s|·2^exp rounded toward zero: below `min` exactly when it is.
@@ -687,13 +718,13 @@ fn one64() -> Opnd {
 }
 
 /// `cvt` (PRM 5.19): INVALID for a signaling NaN source; float → float
-/// narrowing (f64 → f32) and integer → float rounding raise what
+/// narrowing and integer → float rounding raise what
 /// rounding raises (PRM 4.19.2); float → integer raises INVALID when the
 /// regular (non-saturating) rounded value is out of range or NaN, and
 /// INEXACT for the signaling rounding modes (`s…i`) on an in-range
 /// non-integral source. Saturating modes raise nothing for out-of-range
-/// values (implementation defined). Conversions to f16 only report
-/// INVALID.
+/// values (implementation defined). f16 → integer only reports INVALID
+/// for a signaling NaN.
 impl Cx<'_> {
     /// Records the DETECT flags of `cvt` `c` on source `s` (before the
     /// conversion: the destination may alias it).
@@ -710,9 +741,7 @@ impl Cx<'_> {
         }
         match (dk, sk) {
             (Kind::F, Kind::F) => self.detect_cvt_float(c, s, db, sb, ftz),
-            (Kind::F, Kind::S | Kind::U) if db > 16 => {
-                self.detect_int_to_float(c, s, db, sk == Kind::S, sb)
-            }
+            (Kind::F, Kind::S | Kind::U) => self.detect_int_to_float(c, s, db, sk == Kind::S, sb),
             (Kind::S | Kind::U, Kind::F) => {
                 self.detect_float_to_int(c, s, (dk == Kind::S, db), sb, ftz)
             }
@@ -739,11 +768,7 @@ impl Cx<'_> {
     /// A float source (flushed under `ftz`) and its sNaN → INVALID.
     fn cvt_source(&mut self, s: Src, f: Fmt, ftz: bool) -> Result<Opnd> {
         let x = self.fval(s, f)?;
-        let x = if ftz && f != Fmt::F16 {
-            self.flush(x, f)?
-        } else {
-            x
-        };
+        let x = if ftz { self.flush(x, f)? } else { x };
         let snan = self.class_mask(x, f, SNAN)?;
         self.record(snan, INVALID)?;
         Ok(x)
@@ -759,24 +784,30 @@ impl Cx<'_> {
         ftz: bool,
     ) -> Result<()> {
         let x = self.cvt_source(s, float_fmt(sb), ftz)?;
-        if !(sb == 64 && db == 32) {
+        if sb <= db {
             return Ok(());
         }
         let Some(mods) = FloatMods::from_brig(c.round, ftz) else {
             return Ok(());
+        };
+        let x = if sb == 32 {
+            let m = self.exact_mode();
+            self.in_mode(m, |cx| cx.op_new(Fmt::F64, "v_cvt_f64_f32", &[x], 0))?
+        } else {
+            x
         };
         let finite = self.class_mask(x, Fmt::F64, FINITE)?;
         let exact = Exact {
             s: x,
             e: Opnd::constant(0),
             exp: None,
-            f32: true,
+            fmt: float_fmt(db),
         };
-        let round = self.round_of(Fmt::F32, mods);
+        let round = self.round_of(float_fmt(db), mods);
         self.classify(&exact, finite, None, round, ftz)
     }
 
-    /// integer → f32/f64: the integer exactly as an f64 pair.
+    /// integer → float: the integer exactly as an f64 pair.
     fn detect_int_to_float(
         &mut self,
         c: &brig::BrigInstCvt,
@@ -820,9 +851,9 @@ impl Cx<'_> {
             s,
             e,
             exp: None,
-            f32: db == 32,
+            fmt: float_fmt(db),
         };
-        let f = if db == 32 { Fmt::F32 } else { Fmt::F64 };
+        let f = float_fmt(db);
         let round = self.round_of(f, mods);
         self.classify(&exact, finite, None, round, false)
     }
