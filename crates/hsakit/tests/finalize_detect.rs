@@ -906,3 +906,23 @@ fn detect_enabled_by_the_finalizer_option() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("beyond the five exceptions"));
 }
+
+#[test]
+fn detect_packed_elements() {
+    // Each element of a packed operation raises its own exceptions: the
+    // low halves add exactly (1 + 1), the high ones overflow (max + max);
+    // then 2 + 0.1 (f32x2: INEXACT in the high element only).
+    let body = "    cleardetectexcept_u32 0x1f;\n\
+                \x20   mov_b32 $s1, 0x7bff3c00;\n\
+                \x20   add_pp_f16x2 $s3, $s1, $s1;\n\
+                \x20   getdetectexcept_u32 $s20;\n\
+                \x20   cleardetectexcept_u32 0x1f;\n\
+                \x20   mov_b64 $d1, 0x3dcccccd40000000;\n\
+                \x20   mov_b64 $d2, 0x4000000040000000;\n\
+                \x20   add_pp_f32x2 $d3, $d1, $d2;\n\
+                \x20   getdetectexcept_u32 $s21;\n";
+    let want: Vec<u32> = (0..64)
+        .flat_map(|_| [OVERFLOW | INEXACT, INEXACT])
+        .collect();
+    check_words("packed", &words_kernel(0x1f, body, 2), 64, 64, &want);
+}
