@@ -46,6 +46,10 @@ pub struct Options {
     /// Bytes of call stack per work-item for kernels that make real
     /// (recursive or indirect) calls.
     pub stack_size: u32,
+    /// Exceptions enabled for the DETECT policy in every kernel, besides
+    /// its `enabledetectexceptions` directives (PRM 11.2, 13.4; bit 0
+    /// INVALID_OPERATION … bit 4 INEXACT).
+    pub detect_exceptions: u32,
 }
 
 /// The default [`Options::stack_size`]: 16 KiB per work-item.
@@ -61,6 +65,7 @@ impl Options {
             target,
             code_object_version: 5,
             stack_size: DEFAULT_STACK_SIZE,
+            detect_exceptions: 0,
         })
     }
 }

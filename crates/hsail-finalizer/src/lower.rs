@@ -26,6 +26,7 @@ mod cfg;
 mod compare;
 mod convert;
 mod crosslane;
+mod detect;
 mod dispatch;
 mod divide;
 mod fbarrier;
@@ -195,6 +196,9 @@ struct Cx<'a> {
     alloca_area: Option<VReg>,
     /// Bytes of call stack per work-item ([`crate::Options::stack_size`]).
     stack_size: u32,
+    /// The DETECT field and enabled exceptions, when the kernel enables
+    /// any ([`detect`]).
+    detect: Option<detect::Detect>,
 }
 
 /// What lowering one kernel needs from the module and the options.
@@ -302,9 +306,11 @@ fn lower_kernel_with(
     // Pre-scan: which ABI inputs the kernel reads.
     let uses = dispatch::scan_uses(m, &full)?;
     // The ABI values for machine functions, after the private variables.
+    // With DETECT, the context area ends with the flags' slot.
+    let detect_mask = detect::enabled(m, &full) | opts.detect_exceptions & 0x1f;
     let context = (!machine.is_empty()).then(|| {
         let at = private_size.next_multiple_of(8);
-        private_size = at + machine::CONTEXT_SIZE;
+        private_size = at + machine::CONTEXT_SIZE + if detect_mask != 0 { 4 } else { 0 };
         at
     });
 
@@ -358,6 +364,7 @@ fn lower_kernel_with(
     cx.prologue(&layout)?;
     cx.scratch_setup(&layout, private_size, scratch_on)?;
     cx.store_context()?;
+    cx.detect_init(detect_mask)?;
 
     if has_alloca {
         cx.start_alloca_area()?;
@@ -432,6 +439,7 @@ impl<'a> Cx<'a> {
             context: None,
             alloca_area: None,
             stack_size: job.opts.stack_size,
+            detect: None,
         }
     }
 

@@ -102,6 +102,10 @@ impl Cx<'_> {
         let ftz = c.modifier.raw() & BrigAluModifierMask::FTZ.raw() != 0;
         let d = self.dst(ops[0])?;
         let s = self.srcs(ops, 1)?;
+        if kind == Kind::F {
+            let signaling = c.compare.raw() >= C::SEQ.raw();
+            self.detect_nan_sources(super::convert::float_fmt(bits), &s, signaling)?;
+        }
         self.cmp_to_vcc(kind, bits, c.compare, ftz, &s, what)?;
         self.vcc_to_value(d, dwords, truth)
     }

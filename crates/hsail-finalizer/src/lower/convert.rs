@@ -30,7 +30,7 @@ use super::{Cx, Kind, Src, dw, pair, r, ty};
 use crate::Result;
 
 /// The integral-rounding instruction stem for an integer rounding mode.
-fn int_round(round: BrigRound) -> Option<&'static str> {
+pub(super) fn int_round(round: BrigRound) -> Option<&'static str> {
     Some(match round {
         BrigRound::NONE
         | BrigRound::INTEGER_ZERO
@@ -76,6 +76,7 @@ impl Cx<'_> {
         let ftz = c.modifier.raw() & BrigAluModifierMask::FTZ.raw() != 0;
         let d = self.dst(ops[0])?;
         let s = self.src(ops[1])?;
+        self.detect_cvt(c, s, (dk, db), (sk, sb), ftz)?;
         let bad = |cx: &Self| cx.unsupported(format!("{what} with this rounding"));
         match (dk, sk) {
             (Kind::B, _) if db == 1 => self.cvt_ztest(d, s, sk, sb, ftz),
@@ -98,7 +99,7 @@ impl Cx<'_> {
     }
 
     /// `x` sign- or zero-extended from its low `bits` (8/16) to 32 bits.
-    fn extend32(&mut self, x: Opnd, signed: bool, bits: u32) -> Result<Opnd> {
+    pub(super) fn extend32(&mut self, x: Opnd, signed: bool, bits: u32) -> Result<Opnd> {
         if bits >= 32 {
             return Ok(x);
         }
@@ -468,7 +469,7 @@ impl Cx<'_> {
 }
 
 /// The float format of a bit size.
-fn float_fmt(bits: u32) -> Fmt {
+pub(super) fn float_fmt(bits: u32) -> Fmt {
     match bits {
         16 => Fmt::F16,
         32 => Fmt::F32,

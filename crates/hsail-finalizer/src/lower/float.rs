@@ -93,6 +93,18 @@ fn arith_mnemonic(stem: &str, e64: bool, f: Fmt) -> (String, u8) {
     }
 }
 
+/// Instructions whose only exception is INVALID for a signaling NaN
+/// source (PRM 4.19.4, 5.11).
+const SNAN_ONLY: [BrigOpcode; 7] = [
+    BrigOpcode::MIN,
+    BrigOpcode::MAX,
+    BrigOpcode::CEIL,
+    BrigOpcode::FLOOR,
+    BrigOpcode::RINT,
+    BrigOpcode::TRUNC,
+    BrigOpcode::FRACT,
+];
+
 /// `1/(2π)` as f32: radians → revolutions for `v_sin`/`v_cos`.
 const INV_2PI: u32 = 0x3e22_f983;
 
@@ -125,6 +137,10 @@ impl Cx<'_> {
         what: &str,
         mods: FloatMods,
     ) -> Result<()> {
+        self.detect_arith(op, f, s, mods)?;
+        if SNAN_ONLY.contains(&op) {
+            self.detect_nan_sources(f, s, false)?;
+        }
         if let Some(&(_, stem, e64)) = ARITH.iter().find(|(o, ..)| *o == op) {
             let (mn, neg) = arith_mnemonic(stem, e64, f);
             let mut v = vec![self.fdst(d, f)];
@@ -397,7 +413,7 @@ impl Cx<'_> {
     /// right way, denormal results included.
     /// VCC from the numerator's `v_div_scale` reaches `v_div_fmas` more
     /// than 4 VALU instructions later (the hazard distance).
-    fn div_core(&mut self, f: Fmt, x: Opnd, y: Opnd, round: u8) -> Result<Opnd> {
+    pub(super) fn div_core(&mut self, f: Fmt, x: Opnd, y: Opnd, round: u8) -> Result<Opnd> {
         let w = if f == Fmt::F64 { "f64" } else { "f32" };
         let near = self.mode.round(f, NEAR).ftz(f, false);
         let (inv, q, rem) = self.in_mode(near, |cx| {
@@ -512,7 +528,7 @@ impl Cx<'_> {
     /// √x for f32 or f64 in a nearest-even, denormals-kept MODE, rounded
     /// in direction `round`. Inputs below 2^-96 (f32) / 2^-767 (f64) are
     /// scaled up by 2^64 / 2^256 first; ±0 and +inf return themselves.
-    fn sqrt_core(&mut self, f: Fmt, x: Opnd, round: u8) -> Result<Opnd> {
+    pub(super) fn sqrt_core(&mut self, f: Fmt, x: Opnd, round: u8) -> Result<Opnd> {
         let f64_ = f == Fmt::F64;
         let (tiny, up, down): (u64, u32, u32) = if f64_ {
             (0x1000_0000_0000_0000, 256, (-128i32) as u32)

@@ -28,7 +28,9 @@
 //!   dispatch pointers arrive in the kernel's registers only: a kernel
 //!   with machine functions stores them in a context area of its private
 //!   memory ([`CONTEXT_SIZE`] bytes after its private variables) and
-//!   machine functions load them on entry.
+//!   machine functions load them on entry. With DETECT exceptions
+//!   enabled the area has one more word, the wave's DETECT flags, stored
+//!   around every call and return ([`Cx::detect_slot`]).
 //! - **Stack size.** The depth of a recursion is unknown: the kernel's
 //!   private segment is its own frame plus [`crate::Options::stack_size`]
 //!   bytes, its metadata says `uses_dynamic_stack`, and a callee whose
@@ -86,6 +88,7 @@ pub(super) fn compile_unit(job: &KernelJob<'_>, cx: Cx<'_>) -> Result<Compiled> 
     };
     let machine = cx.machine.clone();
     let present = cx.context_present();
+    let detect = cx.detect.map_or(0, |d| d.mask);
     let (group, context) = (cx.group.clone(), cx.context);
     let stack = !machine.is_empty() || cx.alloca_area.is_some();
     let mut kernel = amdgpu_codegen::compile(cx.f, job.t).map_err(codegen_err)?;
@@ -115,6 +118,7 @@ pub(super) fn compile_unit(job: &KernelJob<'_>, cx: Cx<'_>) -> Result<Compiled> 
         fx.context = context;
         fx.f.callee = Some(limit);
         fx.f.unit = k as u32 + 1;
+        fx.detect_callee(detect)?;
         fx.lower_function(job, cb, present)?;
         units.push(amdgpu_codegen::compile(fx.f, job.t).map_err(codegen_err)?);
     }
@@ -372,7 +376,13 @@ impl<'a> Cx<'a> {
         let mut call = calls::call(self.t, k as u32 + 1).map_err(|e| self.codegen_error(e))?;
         // A frame with an alloca area: the callee's frame starts after it.
         call.ops.extend(self.alloca_area.map(|a| dw(a, 0)));
+        for i in self.detect_slot(true)? {
+            self.emit_inst(i);
+        }
         self.emit_inst(call);
+        for i in self.detect_slot(false)? {
+            self.emit_inst(i);
+        }
         let base = frame(self)?;
         for (&arg, a) in out_args.iter().zip(outs) {
             let regs = self.arg_var(a.get())?;
@@ -438,6 +448,9 @@ impl<'a> Cx<'a> {
         for &arg in &args[..n_out.min(args.len())] {
             let regs = self.arg_var(arg.formal)?;
             self.stack_move(&regs, arg, sp, true)?;
+        }
+        for i in self.detect_slot(true)? {
+            self.emit_inst(i);
         }
         for b in &mut self.f.blocks {
             b.term = cfg::map_targets(b.term, |t| if t == PENDING { ret } else { t });

@@ -12,7 +12,7 @@
 //! base profile requires `ftz` on every float instruction, so it flushes
 //! by default (f32 and f16; it has no f64) and never needs a switch.
 
-use amdgpu_codegen::Opnd;
+use amdgpu_codegen::{Opnd, VReg};
 use amdgpu_isa::gfx9::Operand;
 use brig::{
     BrigControlDirective, BrigModule, BrigOpcode, BrigProfile, BrigRound, Code, OperandOffset,
@@ -203,7 +203,9 @@ impl Cx<'_> {
 
     /// `cleardetectexcept`, `setdetectexcept` and `getdetectexcept` (PRM
     /// 11.2): the wave's DETECT flags are TRAPSTS.EXCP, which the hardware
-    /// accumulates for every wave; set and clear rewrite it.
+    /// accumulates for every wave; set and clear rewrite it. A kernel that
+    /// enables DETECT exceptions uses the software field instead
+    /// ([`super::detect`]), exact per PRM 12.2.
     pub(super) fn lower_detect(
         &mut self,
         op: BrigOpcode,
@@ -213,6 +215,9 @@ impl Cx<'_> {
         let &[operand] = ops else {
             return Err(self.unsupported(what.to_string()));
         };
+        if let Some(d) = self.detect {
+            return self.detect_field_op(op, operand, d.field, what);
+        }
         let excp = self.stemp(1);
         self.emit("s_nop", vec![Opnd::imm(1)])?;
         self.emit("s_getreg_b32", vec![r(excp), Opnd::imm(HWREG_TRAPSTS_EXCP)])?;
@@ -239,29 +244,41 @@ impl Cx<'_> {
         self.emit("s_nop", vec![Opnd::imm(1)])
     }
 
+    /// `get`/`set`/`cleardetectexcept` on the software DETECT field of a
+    /// kernel that enables DETECT exceptions ([`super::detect`]).
+    fn detect_field_op(
+        &mut self,
+        op: BrigOpcode,
+        operand: OperandOffset,
+        field: VReg,
+        what: &str,
+    ) -> Result<()> {
+        if op == BrigOpcode::GETDETECTEXCEPT {
+            let d = self.dst(operand)?;
+            return self.emit("v_mov_b32", vec![r(d), r(field)]);
+        }
+        let Src::Const(mask) = self.src(operand)? else {
+            return Err(self.unsupported(format!("{what} of a register")));
+        };
+        let bits = (mask & 0x1f) as u32;
+        let (mn, k) = if op == BrigOpcode::SETDETECTEXCEPT {
+            ("s_or_b32", bits)
+        } else {
+            ("s_andn2_b32", bits)
+        };
+        self.emit(mn, vec![r(field), r(field), Opnd::constant(k)])
+    }
+
     /// Refuses `enablebreakexceptions` with any of the five exceptions in
     /// code block `cb` (PRM 13.4: the finalizer must report an error for an
     /// exception the BREAK policy does not support, and there is no trap
     /// handler to break to). DETECT needs nothing: the flags are always
     /// recorded.
     pub(super) fn check_break_policy(&mut self, cb: &CodeBlock) -> Result<()> {
-        let (start, end) = (cb.start.get(), cb.end.get());
         let mut at = None;
-        for entry in self.m.code_entries() {
-            let Ok((offset, Code::DirectiveControl(d))) = entry else {
-                continue;
-            };
-            let in_block = (start..end).contains(&offset.get());
-            if !in_block || d.control != BrigControlDirective::ENABLEBREAKEXCEPTIONS {
-                continue;
-            }
-            let mask = self
-                .m
-                .operand_list(d.operands)
-                .ok()
-                .and_then(|ops| ops.first().and_then(|&o| const_of(self.m, o)));
+        for (offset, mask) in controls(self.m, BrigControlDirective::ENABLEBREAKEXCEPTIONS, &[cb]) {
             if mask.is_none_or(|m| m & 0x1f != 0) {
-                at = Some(offset.get());
+                at = Some(offset);
             }
         }
         match at {
@@ -272,4 +289,32 @@ impl Cx<'_> {
             None => Ok(()),
         }
     }
+}
+
+/// The `control` directives inside code blocks `blocks` of module `m`:
+/// (offset, constant operand when it has one).
+pub(super) fn controls(
+    m: &BrigModule<'_>,
+    control: BrigControlDirective,
+    blocks: &[&CodeBlock],
+) -> Vec<(u32, Option<u64>)> {
+    let mut out = Vec::new();
+    for entry in m.code_entries() {
+        let Ok((offset, Code::DirectiveControl(d))) = entry else {
+            continue;
+        };
+        let at = offset.get();
+        let inside = blocks
+            .iter()
+            .any(|b| (b.start.get()..b.end.get()).contains(&at));
+        if !inside || d.control != control {
+            continue;
+        }
+        let value = m
+            .operand_list(d.operands)
+            .ok()
+            .and_then(|ops| ops.first().and_then(|&o| const_of(m, o)));
+        out.push((at, value));
+    }
+    out
 }

@@ -93,7 +93,8 @@ impl Cx<'_> {
         }
         let d = self.dst(ops[0])?;
         let s = self.srcs(ops, 1)?;
-        if self.packed_vop3p(op, f, n, ctl, mods, d, &s)? {
+        // With DETECT, element by element: each element's flags count.
+        if self.detect.is_none() && self.packed_vop3p(op, f, n, ctl, mods, d, &s)? {
             return Ok(());
         }
         let lay = Layout {

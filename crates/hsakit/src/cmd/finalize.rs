@@ -1,5 +1,5 @@
 //! `hsakit finalize IN.(hsail|brig) --mcpu gfx90a [--code-object-version 5]
-//! [-o OUT.co] [-S]`: the HSA finalizer (`hsail-finalizer`): HSAIL text or
+//! [--enable-detect-exceptions MASK] [-o OUT.co] [-S]`: the HSA finalizer (`hsail-finalizer`): HSAIL text or
 //! BRIG to a loadable AMDGPU code object, or (`-S`) to assembly that
 //! `hsakit as` turns into the same code object.
 
@@ -31,6 +31,24 @@ pub struct Args {
     /// `alloca` beyond their frame (default 16384).
     #[arg(long, default_value_t = hsail_finalizer::DEFAULT_STACK_SIZE)]
     stack_size: u32,
+    /// Exceptions to enable for the DETECT policy in every kernel, as
+    /// `enabledetectexceptions` would (bit 0 INVALID_OPERATION, 1
+    /// DIVIDE_BY_ZERO, 2 OVERFLOW, 3 UNDERFLOW, 4 INEXACT; decimal or 0x…).
+    #[arg(long, value_parser = parse_mask, default_value = "0")]
+    enable_detect_exceptions: u32,
+}
+
+/// A DETECT exception mask: decimal or `0x` hexadecimal, bits 0..4.
+fn parse_mask(s: &str) -> Result<u32, String> {
+    let v = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u32::from_str_radix(hex, 16),
+        None => s.parse(),
+    }
+    .map_err(|e| format!("`{s}` is not a number: {e}"))?;
+    if v > 0x1f {
+        return Err(format!("`{s}` has bits beyond the five exceptions (0x1f)"));
+    }
+    Ok(v)
 }
 
 /// Finalizes the file at `path` (HSAIL text if it ends in `.hsail`, else
@@ -59,6 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let opts = Options::new(&args.mcpu).map(|mut o| {
         o.code_object_version = args.code_object_version;
         o.stack_size = args.stack_size;
+        o.detect_exceptions = args.enable_detect_exceptions;
         o
     });
     let out = match opts
