@@ -365,7 +365,7 @@ pub(crate) fn liveness_of(f: &Function, blocks: &[MBlock]) -> Liveness {
         .enumerate()
         .map(|(i, b)| b.successors(i, n))
         .collect();
-    let lane_succs: Vec<Vec<usize>> = blocks.iter().map(|b| b.lane_succs.clone()).collect();
+    let lane_succs: Vec<&[usize]> = blocks.iter().map(|b| &b.lane_succs[..]).collect();
     let mut vgpr_unit = Bits::new(units);
     for (v, &b) in base.iter().enumerate() {
         if f.vregs[v].class == RegClass::Vgpr {
@@ -374,27 +374,12 @@ pub(crate) fn liveness_of(f: &Function, blocks: &[MBlock]) -> Liveness {
             }
         }
     }
-    let (wave_in, wave_out) = liveness(&gen_, &kill, &wave_succs, units);
-    let (lane_in, lane_out) = liveness(&gen_, &kill, &lane_succs, units);
-    let pick = |wave: Vec<Bits>, lane: Vec<Bits>| -> Vec<Bits> {
-        wave.into_iter()
-            .zip(lane)
-            .map(|(w, l)| {
-                Bits(
-                    w.0.iter()
-                        .zip(&l.0)
-                        .zip(&vgpr_unit.0)
-                        .map(|((w, l), v)| (w & !v) | (l & v))
-                        .collect(),
-                )
-            })
-            .collect()
-    };
+    let (live_in, live_out) = liveness(&gen_, &kill, &wave_succs, &lane_succs, &vgpr_unit);
     Liveness {
         base,
         units,
-        live_in: pick(wave_in, lane_in),
-        live_out: pick(wave_out, lane_out),
+        live_in,
+        live_out,
     }
 }
 
@@ -407,31 +392,55 @@ pub(crate) fn for_units(base: &[usize], o: &Opnd, mut g: impl FnMut(usize)) {
     }
 }
 
-/// Live-in and live-out sets per block, to a fixpoint, along `succs`.
+/// Live-in and live-out sets per block, to a fixpoint: the units of
+/// `vgpr` along `lane_succs`, the others along `wave_succs`. A worklist
+/// of blocks (last first) revisits only the predecessors of a block
+/// whose live-in set changed.
 fn liveness(
     gen_: &[Bits],
     kill: &[Bits],
-    succs: &[Vec<usize>],
-    units: usize,
+    wave_succs: &[Vec<usize>],
+    lane_succs: &[&[usize]],
+    vgpr: &Bits,
 ) -> (Vec<Bits>, Vec<Bits>) {
     let n = gen_.len();
-    let words = units.div_ceil(64);
-    let mut live_in: Vec<Bits> = (0..n).map(|_| Bits::new(units)).collect();
-    let mut live_out: Vec<Bits> = (0..n).map(|_| Bits::new(units)).collect();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in (0..n).rev() {
-            for w in 0..words {
-                let mut out = 0u64;
-                for &s in &succs[i] {
-                    out |= live_in[s].0[w];
-                }
-                let inn = gen_[i].0[w] | (out & !kill[i].0[w]);
-                if out != live_out[i].0[w] || inn != live_in[i].0[w] {
-                    changed = true;
-                    live_out[i].0[w] = out;
-                    live_in[i].0[w] = inn;
+    let words = vgpr.0.len();
+    let mut preds = vec![Vec::new(); n];
+    for i in 0..n {
+        for &s in wave_succs[i].iter().chain(lane_succs[i]) {
+            if s < n && preds[s].last() != Some(&i) {
+                preds[s].push(i);
+            }
+        }
+    }
+    let mut live_in: Vec<Bits> = (0..n).map(|_| Bits(vec![0; words])).collect();
+    let mut live_out: Vec<Bits> = (0..n).map(|_| Bits(vec![0; words])).collect();
+    // A stack popping the last block first, with membership flags.
+    let mut work: Vec<usize> = (0..n).collect();
+    let mut queued = vec![true; n];
+    while let Some(i) = work.pop() {
+        queued[i] = false;
+        let mut changed = false;
+        for w in 0..words {
+            let mut out = 0u64;
+            for &s in &wave_succs[i] {
+                out |= live_in[s].0[w] & !vgpr.0[w];
+            }
+            for &s in lane_succs[i] {
+                out |= live_in[s].0[w] & vgpr.0[w];
+            }
+            let inn = gen_[i].0[w] | (out & !kill[i].0[w]);
+            live_out[i].0[w] = out;
+            if inn != live_in[i].0[w] {
+                changed = true;
+                live_in[i].0[w] = inn;
+            }
+        }
+        if changed {
+            for &p in &preds[i] {
+                if !queued[p] {
+                    queued[p] = true;
+                    work.push(p);
                 }
             }
         }
