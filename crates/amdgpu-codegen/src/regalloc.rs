@@ -74,10 +74,21 @@ enum Failure {
 /// Allocates registers for `blocks` (the output of [`crate::exec::lower`]),
 /// spilling SGPRs to lanes of a VGPR when they run out.
 pub fn allocate(f: &mut Function, blocks: &mut [MBlock], target: Target) -> Result<Allocation> {
+    allocate_counted(f, blocks, target).map(|(a, _)| a)
+}
+
+/// [`allocate`], also returning the number of allocation attempts.
+fn allocate_counted(
+    f: &mut Function,
+    blocks: &mut [MBlock],
+    target: Target,
+) -> Result<(Allocation, usize)> {
     let mut slots = LaneSlots::default();
+    let mut attempts = 0;
     loop {
+        attempts += 1;
         match try_allocate(f, blocks, target) {
-            Ok(a) => return Ok(a),
+            Ok(a) => return Ok((a, attempts)),
             Err(Failure::Spill(victims)) => {
                 let mut spills = Vec::with_capacity(victims.len());
                 for v in victims {
@@ -709,5 +720,65 @@ fn spill_sgpr(f: &mut Function, v: VReg, slots: &mut LaneSlots, target: Target) 
         v,
         load: Box::new(move |_, t| lane_op(t, false)),
         store: Box::new(move |_, t| lane_op(t, true)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Terminator;
+
+    fn r(v: VReg) -> Opnd {
+        Opnd::vreg(v, 1)
+    }
+
+    /// `n` VGPRs set one after another, then all added up and stored:
+    /// all `n` are live at once before the additions.
+    fn many_live(t: Target, n: usize) -> Function {
+        let mut f = Function::new("k");
+        f.scratch = Some(crate::ScratchInputs {
+            flat_scratch_init: 0,
+            wave_offset: 2,
+        });
+        f.live_in_sgprs.extend([0, 1, 2]);
+        let vals: Vec<VReg> = (0..n).map(|_| f.new_vreg(RegClass::Vgpr, 1)).collect();
+        let addr = f.new_vreg(RegClass::Vgpr, 2);
+        let b = f.add_block();
+        let insts = &mut f.blocks[b].insts;
+        for (i, &v) in vals.iter().enumerate() {
+            let k = Opnd::constant(i as u32 * 7 + 1);
+            insts.push(MInst::new("v_mov_b32", t, vec![r(v), k]).unwrap());
+        }
+        for w in vals.windows(2) {
+            let add = vec![r(w[1]), r(w[1]), r(w[0])];
+            insts.push(MInst::new("v_add_u32_e64", t, add).unwrap());
+        }
+        let part = |offset, width| Opnd::Reg {
+            reg: addr,
+            offset,
+            width,
+        };
+        let (lo, hi, wide) = (part(0, 1), part(1, 1), part(0, 2));
+        insts.push(MInst::new("v_mov_b32", t, vec![lo, Opnd::constant(0)]).unwrap());
+        insts.push(MInst::new("v_mov_b32", t, vec![hi, Opnd::constant(0)]).unwrap());
+        let last = r(vals[n - 1]);
+        insts.push(MInst::new("global_store_dword", t, vec![wide, last, Opnd::off()]).unwrap());
+        f.blocks[b].term = Terminator::Ret;
+        f
+    }
+
+    #[test]
+    fn many_spills_take_few_attempts() {
+        // 400 values live at once in 256 VGPRs: at least 144 spilled.
+        // The first attempt finds them; the temporaries of their reloads
+        // may need a few more (one attempt per spill would take 145).
+        for t in [Target::Gfx900, Target::Gfx90a] {
+            let mut f = many_live(t, 400);
+            let mut blocks = crate::exec::lower(&mut f, t).unwrap();
+            let (alloc, attempts) = allocate_counted(&mut f, &mut blocks, t).unwrap();
+            assert!(f.private_size >= 4 * (400 - 256), "{}", f.private_size);
+            assert!(attempts <= 4, "{attempts} attempts");
+            crate::verify::check(&f, &blocks, &alloc).unwrap();
+        }
     }
 }
