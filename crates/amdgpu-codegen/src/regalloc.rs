@@ -2,7 +2,10 @@
 //! interval per virtual register over the layout order, linear scan with
 //! aligned tuples. Out of SGPRs, the lane mask with the longest interval
 //! moves to lanes of a VGPR; out of VGPRs, the VGPR with the longest
-//! interval moves to a private-memory slot; then allocation starts again.
+//! interval moves to a private-memory slot. One attempt collects every
+//! such spill (it goes on as if each victim were gone from the point
+//! where it was chosen); then they are all made and allocation starts
+//! again, so the number of attempts does not grow with the spills.
 //!
 //! Positions: instruction `k` (in layout order) reads at `2k` and writes
 //! at `2k + 1`, so a register whose last read is at `k` can be written by
@@ -47,14 +50,23 @@ impl Bits {
     pub fn set(&mut self, i: usize) {
         self.0[i / 64] |= 1 << (i % 64);
     }
+    /// Calls `g` with every member, in increasing order.
+    pub fn each(&self, mut g: impl FnMut(usize)) {
+        for (w, &word) in self.0.iter().enumerate() {
+            let mut rest = word;
+            while rest != 0 {
+                g(64 * w + rest.trailing_zeros() as usize);
+                rest &= rest - 1;
+            }
+        }
+    }
 }
 
 /// Why an allocation attempt stopped.
 enum Failure {
-    /// Out of SGPRs; spilling this SGPR virtual register would help.
-    SpillSgpr(VReg),
-    /// Out of VGPRs; spilling this VGPR virtual register would help.
-    SpillVgpr(VReg),
+    /// Out of registers; spilling these virtual registers (in this order)
+    /// would help.
+    Spill(Vec<VReg>),
     /// Out of registers with nothing to spill.
     Out(RegClass),
 }
@@ -62,27 +74,45 @@ enum Failure {
 /// Allocates registers for `blocks` (the output of [`crate::exec::lower`]),
 /// spilling SGPRs to lanes of a VGPR when they run out.
 pub fn allocate(f: &mut Function, blocks: &mut [MBlock], target: Target) -> Result<Allocation> {
+    allocate_counted(f, blocks, target).map(|(a, _)| a)
+}
+
+/// [`allocate`], also returning the number of allocation attempts.
+fn allocate_counted(
+    f: &mut Function,
+    blocks: &mut [MBlock],
+    target: Target,
+) -> Result<(Allocation, usize)> {
     let mut slots = LaneSlots::default();
+    let mut attempts = 0;
     loop {
+        attempts += 1;
         match try_allocate(f, blocks, target) {
-            Ok(a) => return Ok(a),
-            // SGPR spill lanes ignore EXEC, so a callee would overwrite
-            // its caller's (see `crate::calls`): no SGPR spills with calls.
-            Err(Failure::SpillSgpr(_)) if crate::calls::uses_stack(f) => {
-                return Err(Error::OutOfRegisters {
-                    class: RegClass::Sgpr,
-                    function: f.name.clone(),
-                });
-            }
-            Err(Failure::SpillSgpr(v)) => spill_sgpr(f, blocks, v, &mut slots, target)?,
-            Err(Failure::SpillVgpr(v)) => {
-                // (A callee's scratch is set up by its kernel.)
-                if f.scratch.is_none() && f.callee.is_none() {
-                    return Err(Error::NeedsScratch {
-                        function: f.name.clone(),
+            Ok(a) => return Ok((a, attempts)),
+            Err(Failure::Spill(victims)) => {
+                let mut spills = Vec::with_capacity(victims.len());
+                for v in victims {
+                    spills.push(match f.info(v).class {
+                        // SGPR spill lanes ignore EXEC, so a callee would
+                        // overwrite its caller's (see `crate::calls`): no
+                        // SGPR spills with calls.
+                        RegClass::Sgpr if crate::calls::uses_stack(f) => {
+                            return Err(Error::OutOfRegisters {
+                                class: RegClass::Sgpr,
+                                function: f.name.clone(),
+                            });
+                        }
+                        RegClass::Sgpr => spill_sgpr(f, v, &mut slots, target),
+                        // (A callee's scratch is set up by its kernel.)
+                        RegClass::Vgpr if f.scratch.is_none() && f.callee.is_none() => {
+                            return Err(Error::NeedsScratch {
+                                function: f.name.clone(),
+                            });
+                        }
+                        RegClass::Vgpr => spill_vgpr(f, v, target),
                     });
                 }
-                spill_vgpr(f, blocks, v, target)?;
+                rewrite_uses(f, blocks, &spills)?;
             }
             Err(Failure::Out(class)) => {
                 return Err(Error::OutOfRegisters {
@@ -147,14 +177,8 @@ fn try_allocate(
             k += 1;
         }
         let last = k.max(first + 1) - 1;
-        for (u, &owner) in unit_owner.iter().enumerate() {
-            if live_in[bi].get(u) {
-                touch(owner, 2 * first);
-            }
-            if live_out[bi].get(u) {
-                touch(owner, 2 * last + 2);
-            }
-        }
+        live_in[bi].each(|u| touch(unit_owner[u], 2 * first));
+        live_out[bi].each(|u| touch(unit_owner[u], 2 * last + 2));
     }
 
     // Pinned VGPRs (SGPR spill lanes) live from start to end.
@@ -190,6 +214,11 @@ fn try_allocate(
     let mut phys = vec![0u16; nv];
     let mut next_free_sgpr = f.live_in_sgprs.iter().map(|&s| s + 1).max().unwrap_or(0);
     let mut next_free_vgpr = f.live_in_vgprs.iter().map(|&v| v + 1).max().unwrap_or(0);
+    // Victims chosen so far (in order) and whether each vreg is one or
+    // already has its register.
+    let mut victims = Vec::new();
+    let mut spilled = vec![false; nv];
+    let mut placed = vec![false; nv];
     for v in order {
         let info = f.vregs[v];
         let w = usize::from(info.width);
@@ -204,65 +233,93 @@ fn try_allocate(
                 },
             ),
         };
-        let free = |r: usize, busy: &Vec<Option<usize>>| busy[r].is_none_or(|u| u < start[v]);
-        let fits = |r: usize, busy: &Vec<Option<usize>>| {
-            r.is_multiple_of(align) && r + w <= busy.len() && (r..r + w).all(|x| free(x, busy))
-        };
-        // A copy's destination takes its source's register when that is
-        // free (the source dies at the copy): the copy becomes a no-op.
-        let mut found = hints[v].iter().find_map(|&(u, delta)| {
-            let r = i32::from(phys[u]) + delta;
-            (start[u] < start[v] && r >= 0 && fits(r as usize, busy)).then_some(r as usize)
-        });
-        let mut r = 0;
-        while found.is_none() && r + w <= busy.len() {
-            if (r..r + w).all(|x| free(x, busy)) {
-                found = Some(r);
-                break;
+        let r = loop {
+            if spilled[v] {
+                break None;
             }
-            r += align;
-        }
-        let Some(r) = found else {
-            if info.class == RegClass::Sgpr {
-                // Spill the spillable SGPR live here with the longest interval.
-                let at = start[v];
-                let victim = (0..nv)
-                    .filter(|&u| spillable[u] && start[u] <= at && at <= end[u])
-                    .max_by_key(|&u| end[u] - start[u]);
-                if let Some(u) = victim {
-                    return Err(Failure::SpillSgpr(VReg(u as u32)));
-                }
-            } else {
-                // Spill the VGPR live here with the longest interval.
-                let at = start[v];
-                let victim = (0..nv)
-                    .filter(|&u| {
-                        f.vregs[u].class == RegClass::Vgpr
-                            && !f.pinned.contains(&VReg(u as u32))
-                            && start[u] <= at
-                            && at <= end[u]
-                    })
-                    .max_by_key(|&u| end[u] - start[u]);
-                if let Some(u) = victim {
-                    return Err(Failure::SpillVgpr(VReg(u as u32)));
+            if let Some(r) = find_register(busy, start[v], w, align, &hints[v], &phys, &start) {
+                break Some(r);
+            }
+            // Spill the (spillable) register of this class live here with
+            // the longest interval, and go on as if it were gone from here.
+            let at = start[v];
+            let victim = (0..nv)
+                .filter(|&u| {
+                    !spilled[u]
+                        && start[u] <= at
+                        && at <= end[u]
+                        && match info.class {
+                            RegClass::Sgpr => spillable[u],
+                            RegClass::Vgpr => {
+                                f.vregs[u].class == RegClass::Vgpr
+                                    && !f.pinned.contains(&VReg(u as u32))
+                            }
+                        }
+                })
+                .max_by_key(|&u| end[u] - start[u]);
+            let Some(u) = victim else {
+                return Err(if victims.is_empty() {
+                    Failure::Out(info.class)
+                } else {
+                    Failure::Spill(victims)
+                });
+            };
+            spilled[u] = true;
+            victims.push(VReg(u as u32));
+            if placed[u] {
+                let p = usize::from(phys[u]);
+                for b in &mut busy[p..p + usize::from(f.vregs[u].width)] {
+                    *b = None;
                 }
             }
-            return Err(Failure::Out(info.class));
         };
+        let Some(r) = r else { continue };
         for b in &mut busy[r..r + w] {
             *b = Some(end[v]);
         }
         phys[v] = r as u16;
+        placed[v] = true;
         let top = (r + w) as u16;
         match info.class {
             RegClass::Sgpr => next_free_sgpr = next_free_sgpr.max(top),
             RegClass::Vgpr => next_free_vgpr = next_free_vgpr.max(top),
         }
     }
+    if !victims.is_empty() {
+        return Err(Failure::Spill(victims));
+    }
     Ok(Allocation {
         phys,
         next_free_sgpr,
         next_free_vgpr,
+    })
+}
+
+/// A register for a virtual register of `w` dwords with interval start
+/// `at` (aligned to `align`) among the physical registers `busy` (the
+/// position up to which each is taken): the register a copy hint names
+/// when free (a copy's destination takes its source's register when the
+/// source dies at the copy, so the copy becomes a no-op), else the
+/// lowest free one.
+fn find_register(
+    busy: &[Option<usize>],
+    at: usize,
+    w: usize,
+    align: usize,
+    hints: &[(usize, i32)],
+    phys: &[u16],
+    start: &[usize],
+) -> Option<usize> {
+    let free = |r: usize| busy[r].is_none_or(|u| u < at);
+    let fits = |r: usize| r.is_multiple_of(align) && r + w <= busy.len() && (r..r + w).all(free);
+    let hinted = hints.iter().find_map(|&(u, delta)| {
+        let r = i32::from(phys[u]) + delta;
+        (start[u] < at && r >= 0 && fits(r as usize)).then_some(r as usize)
+    });
+    hinted.or_else(|| {
+        (0..=busy.len().checked_sub(w)?)
+            .step_by(align)
+            .find(|&r| (r..r + w).all(free))
     })
 }
 
@@ -319,7 +376,7 @@ pub(crate) fn liveness_of(f: &Function, blocks: &[MBlock]) -> Liveness {
         .enumerate()
         .map(|(i, b)| b.successors(i, n))
         .collect();
-    let lane_succs: Vec<Vec<usize>> = blocks.iter().map(|b| b.lane_succs.clone()).collect();
+    let lane_succs: Vec<&[usize]> = blocks.iter().map(|b| &b.lane_succs[..]).collect();
     let mut vgpr_unit = Bits::new(units);
     for (v, &b) in base.iter().enumerate() {
         if f.vregs[v].class == RegClass::Vgpr {
@@ -328,27 +385,12 @@ pub(crate) fn liveness_of(f: &Function, blocks: &[MBlock]) -> Liveness {
             }
         }
     }
-    let (wave_in, wave_out) = liveness(&gen_, &kill, &wave_succs, units);
-    let (lane_in, lane_out) = liveness(&gen_, &kill, &lane_succs, units);
-    let pick = |wave: Vec<Bits>, lane: Vec<Bits>| -> Vec<Bits> {
-        wave.into_iter()
-            .zip(lane)
-            .map(|(w, l)| {
-                Bits(
-                    w.0.iter()
-                        .zip(&l.0)
-                        .zip(&vgpr_unit.0)
-                        .map(|((w, l), v)| (w & !v) | (l & v))
-                        .collect(),
-                )
-            })
-            .collect()
-    };
+    let (live_in, live_out) = liveness(&gen_, &kill, &wave_succs, &lane_succs, &vgpr_unit);
     Liveness {
         base,
         units,
-        live_in: pick(wave_in, lane_in),
-        live_out: pick(wave_out, lane_out),
+        live_in,
+        live_out,
     }
 }
 
@@ -361,31 +403,55 @@ pub(crate) fn for_units(base: &[usize], o: &Opnd, mut g: impl FnMut(usize)) {
     }
 }
 
-/// Live-in and live-out sets per block, to a fixpoint, along `succs`.
+/// Live-in and live-out sets per block, to a fixpoint: the units of
+/// `vgpr` along `lane_succs`, the others along `wave_succs`. A worklist
+/// of blocks (last first) revisits only the predecessors of a block
+/// whose live-in set changed.
 fn liveness(
     gen_: &[Bits],
     kill: &[Bits],
-    succs: &[Vec<usize>],
-    units: usize,
+    wave_succs: &[Vec<usize>],
+    lane_succs: &[&[usize]],
+    vgpr: &Bits,
 ) -> (Vec<Bits>, Vec<Bits>) {
     let n = gen_.len();
-    let words = units.div_ceil(64);
-    let mut live_in: Vec<Bits> = (0..n).map(|_| Bits::new(units)).collect();
-    let mut live_out: Vec<Bits> = (0..n).map(|_| Bits::new(units)).collect();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for i in (0..n).rev() {
-            for w in 0..words {
-                let mut out = 0u64;
-                for &s in &succs[i] {
-                    out |= live_in[s].0[w];
-                }
-                let inn = gen_[i].0[w] | (out & !kill[i].0[w]);
-                if out != live_out[i].0[w] || inn != live_in[i].0[w] {
-                    changed = true;
-                    live_out[i].0[w] = out;
-                    live_in[i].0[w] = inn;
+    let words = vgpr.0.len();
+    let mut preds = vec![Vec::new(); n];
+    for i in 0..n {
+        for &s in wave_succs[i].iter().chain(lane_succs[i]) {
+            if s < n && preds[s].last() != Some(&i) {
+                preds[s].push(i);
+            }
+        }
+    }
+    let mut live_in: Vec<Bits> = (0..n).map(|_| Bits(vec![0; words])).collect();
+    let mut live_out: Vec<Bits> = (0..n).map(|_| Bits(vec![0; words])).collect();
+    // A stack popping the last block first, with membership flags.
+    let mut work: Vec<usize> = (0..n).collect();
+    let mut queued = vec![true; n];
+    while let Some(i) = work.pop() {
+        queued[i] = false;
+        let mut changed = false;
+        for w in 0..words {
+            let mut out = 0u64;
+            for &s in &wave_succs[i] {
+                out |= live_in[s].0[w] & !vgpr.0[w];
+            }
+            for &s in lane_succs[i] {
+                out |= live_in[s].0[w] & vgpr.0[w];
+            }
+            let inn = gen_[i].0[w] | (out & !kill[i].0[w]);
+            live_out[i].0[w] = out;
+            if inn != live_in[i].0[w] {
+                changed = true;
+                live_in[i].0[w] = inn;
+            }
+        }
+        if changed {
+            for &p in &preds[i] {
+                if !queued[p] {
+                    queued[p] = true;
+                    work.push(p);
                 }
             }
         }
@@ -479,45 +545,83 @@ impl LaneSlots {
     }
 }
 
-/// Rewrites every instruction that uses virtual register `v` to use a
-/// fresh temporary instead, with `load(temp)` before it when it reads `v`
-/// (or writes only part of it) and `store(temp)` after it when it writes
-/// `v`.
-fn rewrite_uses(
-    f: &mut Function,
-    blocks: &mut [MBlock],
+/// Makes the instructions that load (`load`) or store (`store`) the
+/// temporary register standing for a spilled one.
+type Access = Box<dyn Fn(&mut Function, VReg) -> Result<Vec<MInst>>>;
+
+/// A virtual register on its way out of the registers.
+struct Spill {
+    /// The spilled register.
     v: VReg,
-    load: &dyn Fn(&mut Function, VReg) -> Result<Vec<MInst>>,
-    store: &dyn Fn(&mut Function, VReg) -> Result<Vec<MInst>>,
-) -> Result<()> {
-    let info = f.info(v);
+    /// Loads a temporary from its home before a use.
+    load: Access,
+    /// Stores a temporary to its home after a write.
+    store: Access,
+}
+
+/// Rewrites every instruction that uses a spilled virtual register to use
+/// a fresh temporary instead, with its load before the instruction when
+/// the instruction reads it (or writes only part of it) and its store
+/// after when it writes it. One pass for all of `spills`: loads in the
+/// order of `spills`, stores in the reverse order (as if they had been
+/// spilled one after another).
+fn rewrite_uses(f: &mut Function, blocks: &mut [MBlock], spills: &[Spill]) -> Result<()> {
+    let mut which = vec![usize::MAX; f.vregs.len()];
+    for (i, s) in spills.iter().enumerate() {
+        which[s.v.0 as usize] = i;
+    }
+    let spilled = |o: &Opnd| match o {
+        Opnd::Reg { reg, .. } => which
+            .get(reg.0 as usize)
+            .copied()
+            .filter(|&i| i != usize::MAX),
+        _ => None,
+    };
     for b in blocks.iter_mut() {
+        if !b
+            .insts
+            .iter()
+            .any(|i| i.ops.iter().any(|o| spilled(o).is_some()))
+        {
+            continue;
+        }
         let old = std::mem::take(&mut b.insts);
         for mut inst in old {
-            let refs = |o: &Opnd| matches!(o, Opnd::Reg { reg, .. } if *reg == v);
-            if !inst.ops.iter().any(refs) {
+            let mut here: Vec<usize> = inst.ops.iter().filter_map(spilled).collect();
+            if here.is_empty() {
                 b.insts.push(inst);
                 continue;
             }
-            let defs = (0..inst.ops.len()).any(|k| inst.is_def(k) && refs(&inst.ops[k]));
-            let reads = (0..inst.ops.len()).any(|k| !inst.is_def(k) && refs(&inst.ops[k]));
-            let partial = (0..inst.ops.len()).any(|k| {
-                inst.is_def(k)
-                    && matches!(inst.ops[k], Opnd::Reg { reg, width, .. } if reg == v && width < info.width)
-            });
-            let t = f.new_vreg(info.class, info.width);
-            if reads || partial {
-                b.insts.extend(load(f, t)?);
-            }
-            for o in inst.ops.iter_mut() {
-                if let Opnd::Reg { reg, .. } = o
-                    && *reg == v
-                {
-                    *reg = t;
+            here.sort_unstable();
+            here.dedup();
+            let mut stores = Vec::new();
+            for &i in &here {
+                let Spill { v, load, store } = &spills[i];
+                let info = f.info(*v);
+                let refs = |o: &Opnd| matches!(o, Opnd::Reg { reg, .. } if reg == v);
+                let defs = (0..inst.ops.len()).any(|k| inst.is_def(k) && refs(&inst.ops[k]));
+                let reads = (0..inst.ops.len()).any(|k| !inst.is_def(k) && refs(&inst.ops[k]));
+                let partial = (0..inst.ops.len()).any(|k| {
+                    inst.is_def(k)
+                        && matches!(inst.ops[k], Opnd::Reg { reg, width, .. } if reg == *v && width < info.width)
+                });
+                let t = f.new_vreg(info.class, info.width);
+                if reads || partial {
+                    b.insts.extend(load(f, t)?);
+                }
+                for o in inst.ops.iter_mut() {
+                    if let Opnd::Reg { reg, .. } = o
+                        && reg == v
+                    {
+                        *reg = t;
+                    }
+                }
+                if defs {
+                    stores.push((store, t));
                 }
             }
             b.insts.push(inst);
-            if defs {
+            for (store, t) in stores.into_iter().rev() {
                 b.insts.extend(store(f, t)?);
             }
         }
@@ -528,8 +632,9 @@ fn rewrite_uses(
 /// Moves VGPR virtual register `v` to a private-memory slot of every
 /// work-item (after the function's own private bytes): loaded before each
 /// use, stored after each write, under EXEC like the instructions
-/// themselves (a lane's slot changes only where its value does).
-fn spill_vgpr(f: &mut Function, blocks: &mut [MBlock], v: VReg, target: Target) -> Result<()> {
+/// themselves (a lane's slot changes only where its value does): the
+/// [`Spill`] for [`rewrite_uses`].
+fn spill_vgpr(f: &mut Function, v: VReg, target: Target) -> Spill {
     let width = f.info(v).width;
     let slot = f.private_size.next_multiple_of(4);
     f.private_size = slot + 4 * u32::from(width);
@@ -539,7 +644,7 @@ fn spill_vgpr(f: &mut Function, blocks: &mut [MBlock], v: VReg, target: Target) 
         3 => "dwordx3",
         _ => "dwordx4",
     };
-    let whole = |t: VReg| Opnd::Reg {
+    let whole = move |t: VReg| Opnd::Reg {
         reg: t,
         offset: 0,
         width,
@@ -575,22 +680,18 @@ fn spill_vgpr(f: &mut Function, blocks: &mut [MBlock], v: VReg, target: Target) 
         };
         Ok(vec![set, mem])
     };
-    rewrite_uses(f, blocks, v, &|f, t| access(f, t, false), &|f, t| {
-        access(f, t, true)
-    })
+    Spill {
+        v,
+        load: Box::new(move |f, t| access(f, t, false)),
+        store: Box::new(move |f, t| access(f, t, true)),
+    }
 }
 
 /// Moves SGPR virtual register `v` into VGPR lanes: each instruction that
 /// uses it gets a fresh SGPR temporary, read from the lanes before
 /// (`v_readlane_b32`) and written back after (`v_writelane_b32`), both of
-/// which ignore EXEC.
-fn spill_sgpr(
-    f: &mut Function,
-    blocks: &mut [MBlock],
-    v: VReg,
-    slots: &mut LaneSlots,
-    target: Target,
-) -> Result<()> {
+/// which ignore EXEC: the [`Spill`] for [`rewrite_uses`].
+fn spill_sgpr(f: &mut Function, v: VReg, slots: &mut LaneSlots, target: Target) -> Spill {
     let width = f.info(v).width;
     let (lanes, first) = slots.take(f, u32::from(width));
     let lane_reg = Opnd::Reg {
@@ -615,7 +716,69 @@ fn spill_sgpr(
             })
             .collect()
     };
-    rewrite_uses(f, blocks, v, &|_, t| lane_op(t, false), &|_, t| {
-        lane_op(t, true)
-    })
+    Spill {
+        v,
+        load: Box::new(move |_, t| lane_op(t, false)),
+        store: Box::new(move |_, t| lane_op(t, true)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Terminator;
+
+    fn r(v: VReg) -> Opnd {
+        Opnd::vreg(v, 1)
+    }
+
+    /// `n` VGPRs set one after another, then all added up and stored:
+    /// all `n` are live at once before the additions.
+    fn many_live(t: Target, n: usize) -> Function {
+        let mut f = Function::new("k");
+        f.scratch = Some(crate::ScratchInputs {
+            flat_scratch_init: 0,
+            wave_offset: 2,
+        });
+        f.live_in_sgprs.extend([0, 1, 2]);
+        let vals: Vec<VReg> = (0..n).map(|_| f.new_vreg(RegClass::Vgpr, 1)).collect();
+        let addr = f.new_vreg(RegClass::Vgpr, 2);
+        let b = f.add_block();
+        let insts = &mut f.blocks[b].insts;
+        for (i, &v) in vals.iter().enumerate() {
+            let k = Opnd::constant(i as u32 * 7 + 1);
+            insts.push(MInst::new("v_mov_b32", t, vec![r(v), k]).unwrap());
+        }
+        for w in vals.windows(2) {
+            let add = vec![r(w[1]), r(w[1]), r(w[0])];
+            insts.push(MInst::new("v_add_u32_e64", t, add).unwrap());
+        }
+        let part = |offset, width| Opnd::Reg {
+            reg: addr,
+            offset,
+            width,
+        };
+        let (lo, hi, wide) = (part(0, 1), part(1, 1), part(0, 2));
+        insts.push(MInst::new("v_mov_b32", t, vec![lo, Opnd::constant(0)]).unwrap());
+        insts.push(MInst::new("v_mov_b32", t, vec![hi, Opnd::constant(0)]).unwrap());
+        let last = r(vals[n - 1]);
+        insts.push(MInst::new("global_store_dword", t, vec![wide, last, Opnd::off()]).unwrap());
+        f.blocks[b].term = Terminator::Ret;
+        f
+    }
+
+    #[test]
+    fn many_spills_take_few_attempts() {
+        // 400 values live at once in 256 VGPRs: at least 144 spilled.
+        // The first attempt finds them; the temporaries of their reloads
+        // may need a few more (one attempt per spill would take 145).
+        for t in [Target::Gfx900, Target::Gfx90a] {
+            let mut f = many_live(t, 400);
+            let mut blocks = crate::exec::lower(&mut f, t).unwrap();
+            let (alloc, attempts) = allocate_counted(&mut f, &mut blocks, t).unwrap();
+            assert!(f.private_size >= 4 * (400 - 256), "{}", f.private_size);
+            assert!(attempts <= 4, "{attempts} attempts");
+            crate::verify::check(&f, &blocks, &alloc).unwrap();
+        }
+    }
 }
