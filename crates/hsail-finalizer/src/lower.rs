@@ -814,6 +814,7 @@ impl<'a> Cx<'a> {
             Code::InstBr(_) if op == BrigOpcode::BARRIER => self.lower_barrier(),
             Code::InstBr(_) if op == BrigOpcode::WAVEBARRIER => Ok(()),
             Code::InstAtomic(a) => self.lower_atomic(a, ops, &what),
+            Code::InstQueue(q) => self.lower_queue(q, ops, &what),
             Code::InstSegCvt(c) => self.lower_segcvt(c, ops, &what),
             Code::InstSeg(i) if op == BrigOpcode::NULLPTR => self.lower_nullptr(i, ops),
             Code::InstMemFence(f) => self.lower_memfence(f, &what),

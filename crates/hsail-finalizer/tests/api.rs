@@ -36,10 +36,10 @@ fn gfx900_and_code_object_v4() {
 #[test]
 fn unsupported_things_are_located() {
     let opts = Options::new("gfx90a").unwrap();
-    // User-mode queue instructions (PRM 11.3) are not finalized yet.
+    // Signal instructions (PRM 6.8) are not finalized yet.
     let src = "module &m:1:0:$full:$large:$default;\n\
-               kernel &k(kernarg_u64 %q) { ld_kernarg_u64 $d0, [%q]; \
-               ldqueuereadindex_scacq_u64 $d1, [$d0]; ret; };\n";
+               kernel &k(kernarg_sig64 %s) { ld_kernarg_sig64 $d0, [%s]; \
+               signalnoret_add_screl_s64_sig64 $d0, 1; ret; };\n";
     let err = finalize_text(src, "f.hsail", &opts).unwrap_err();
     assert!(matches!(err, Error::Unsupported { .. }), "{err}");
     assert!(err.to_string().starts_with("f.hsail:2:"), "{err}");

@@ -531,7 +531,7 @@ fn unsupported_instructions_are_located_errors() {
          kernel &k(kernarg_u64 %p)\n{\n\
          \tld_kernarg_u64 $d0, [%p];\n\
          \tld_global_u32 $s0, [$d0];\n\
-         \tldqueuereadindex_scacq_u64 $d1, [$d0];\n\
+         \tsignalnoret_add_screl_s64_sig64 $d0, 1;\n\
          \tst_global_u32 $s0, [$d0];\n\
          \tret;\n};\n",
     )
@@ -540,10 +540,10 @@ fn unsupported_instructions_are_located_errors() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("bad.hsail:6:2: error: instruction `ldqueuereadindex_u64`"),
+        err.contains("bad.hsail:6:2: error: instruction `signalnoret_s64`"),
         "{err}"
     );
-    assert!(err.contains("ldqueuereadindex_scacq_u64 $d1"), "{err}");
+    assert!(err.contains("signalnoret_add_screl_s64_sig64 $d0"), "{err}");
     let out = hsakit(&["finalize", &src.display().to_string(), "--mcpu", "gfx1030"]);
     assert_eq!(out.status.code(), Some(1));
 }

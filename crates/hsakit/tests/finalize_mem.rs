@@ -631,6 +631,26 @@ fn segment_conversions_round_trip() {
     });
 }
 
+/// PRM 11.3: the queue index instructions act on the read and write
+/// indices where the runtime's queue keeps them; work-item 0's sequence
+/// (store 5, add 3, cas 8 → 20, a failing cas 8 → 99, load, store and
+/// load the read index) returns the old values, then 64 work-items add 1.
+#[test]
+fn queue_index_instructions() {
+    use hsa_runtime::queue::{QUEUE_READ_DISPATCH_ID, QUEUE_WRITE_DISPATCH_ID};
+    let (write, read) = (
+        QUEUE_WRITE_DISPATCH_ID as usize,
+        QUEUE_READ_DISPATCH_ID as usize,
+    );
+    check("queue_index.hsail", |b| {
+        b[0].wr(write, 8, 20 + 64);
+        b[0].wr(read, 8, 7);
+        for (i, v) in [5, 8, 20, 20, 7].into_iter().enumerate() {
+            b[1].wr(8 * i, 8, v);
+        }
+    });
+}
+
 #[test]
 fn unsupported_memory_forms_are_located_errors() {
     let dir = oracles::Scratch::new("finalize-mem-err");

@@ -23,8 +23,8 @@ use std::collections::HashMap;
 use amdgpu_codegen::emit::{WAIT_ALL, WAIT_LGKM};
 use amdgpu_codegen::{Opnd, Target, VReg};
 use brig::{
-    BrigAtomicOperation, BrigDirectiveVariable, BrigInstAtomic, BrigInstMemFence, BrigMemoryOrder,
-    BrigMemoryScope, BrigModule, BrigOpcode, BrigSegment, OperandOffset,
+    BrigAtomicOperation, BrigDirectiveVariable, BrigInstAtomic, BrigInstMemFence, BrigInstQueue,
+    BrigMemoryOrder, BrigMemoryScope, BrigModule, BrigOpcode, BrigSegment, OperandOffset,
 };
 use hsail::validate::{CodeBlock, Symbol, SymbolKind};
 
@@ -202,8 +202,55 @@ impl Cx<'_> {
         ops: &[OperandOffset],
         what: &str,
     ) -> Result<()> {
+        let access = Atomic {
+            ret: a.base.opcode == BrigOpcode::ATOMIC,
+            segment: a.segment,
+            type_: a.base.type_,
+            op: a.atomic_operation,
+            order: a.memory_order,
+            scope: a.memory_scope,
+            field: 0,
+        };
+        self.atomic(&access, ops, what)
+    }
+
+    /// The user-mode queue index instructions (PRM 11.3) on the queue at
+    /// the address operand: atomic accesses, at system scope, of the
+    /// `amd_queue_t` read and write dispatch IDs the runtime keeps there
+    /// (`hsa_runtime::queue::QUEUE_READ_DISPATCH_ID` and
+    /// `QUEUE_WRITE_DISPATCH_ID`).
+    pub(super) fn lower_queue(
+        &mut self,
+        q: &BrigInstQueue,
+        ops: &[OperandOffset],
+        what: &str,
+    ) -> Result<()> {
         use BrigAtomicOperation as A;
-        let ret = a.base.opcode == BrigOpcode::ATOMIC;
+        let (op, ret, field) = match q.base.opcode {
+            BrigOpcode::LDQUEUEREADINDEX => (A::LD, true, QUEUE_READ_INDEX),
+            BrigOpcode::LDQUEUEWRITEINDEX => (A::LD, true, QUEUE_WRITE_INDEX),
+            BrigOpcode::STQUEUEREADINDEX => (A::ST, false, QUEUE_READ_INDEX),
+            BrigOpcode::STQUEUEWRITEINDEX => (A::ST, false, QUEUE_WRITE_INDEX),
+            BrigOpcode::ADDQUEUEWRITEINDEX => (A::ADD, true, QUEUE_WRITE_INDEX),
+            BrigOpcode::CASQUEUEWRITEINDEX => (A::CAS, true, QUEUE_WRITE_INDEX),
+            _ => return Err(self.unsupported(what.to_string())),
+        };
+        let access = Atomic {
+            ret,
+            segment: q.segment,
+            type_: q.base.type_,
+            op,
+            order: q.memory_order,
+            scope: BrigMemoryScope::SYSTEM,
+            field,
+        };
+        self.atomic(&access, ops, what)
+    }
+
+    /// One atomic access (see [`Atomic`]) with its memory-model fences.
+    fn atomic(&mut self, a: &Atomic, ops: &[OperandOffset], what: &str) -> Result<()> {
+        use BrigAtomicOperation as A;
+        let ret = a.ret;
         if !matches!(
             a.segment,
             BrigSegment::GLOBAL | BrigSegment::FLAT | BrigSegment::GROUP
@@ -213,18 +260,18 @@ impl Cx<'_> {
                 a.segment
             )));
         }
-        let Some((kind, bits @ (32 | 64))) = ty(a.base.type_) else {
+        let Some((kind, bits @ (32 | 64))) = ty(a.type_) else {
             return Err(self.unsupported(what.to_string()));
         };
-        let op = a.atomic_operation;
+        let op = a.op;
         let first = usize::from(ret);
         let addr = self.resolve(a.segment, ops[first], what)?;
         let lds = addr.mem == Mem::Lds;
         let Some(mn) = atomic_mnemonic(op, kind == Kind::S, bits, addr.mem, ret) else {
             return Err(self.unsupported(what.to_string()));
         };
-        let (acq, rel) = self.order(a.memory_order, what)?;
-        let scope = a.memory_scope;
+        let (acq, rel) = self.order(a.order, what)?;
+        let scope = a.scope;
         let w = (bits / 32) as u8;
         let wide = |v: VReg, n: u8| Opnd::Reg {
             reg: v,
@@ -253,7 +300,7 @@ impl Cx<'_> {
             }
             _ => vec![wide(self.data_reg(ops[first + 1], bits, what)?, w)],
         };
-        let (base, imm) = self.place(&addr, 0)?;
+        let (base, imm) = self.place(&addr, a.field)?;
         let mut v = Vec::new();
         if ret {
             let d = self.dst(ops[0])?;
@@ -281,6 +328,25 @@ impl Cx<'_> {
         }
         Ok(())
     }
+}
+
+/// Byte offset of the read index (`read_dispatch_id`) in the runtime's
+/// queue (`amd_queue_t`).
+const QUEUE_READ_INDEX: i64 = 128;
+/// Byte offset of the write index (`write_dispatch_id`).
+const QUEUE_WRITE_INDEX: i64 = 56;
+
+/// An atomic access: `atomic`/`atomicnoret`, or a queue index instruction.
+struct Atomic {
+    /// Returns the old value (has a destination operand).
+    ret: bool,
+    segment: BrigSegment,
+    type_: brig::BrigType,
+    op: BrigAtomicOperation,
+    order: BrigMemoryOrder,
+    scope: BrigMemoryScope,
+    /// Bytes added to the address (a field of the addressed structure).
+    field: i64,
 }
 
 /// The machine instruction of an atomic `op` on `mem` (returning: `ret`).
