@@ -655,7 +655,8 @@ fn queue_index_instructions() {
 /// (value at byte 8): work-item 0's atomics return the old values (the
 /// PRM 6.8.2 definition: the corresponding atomic), a waittimeout that
 /// cannot succeed returns the current value, 128 work-items add 1, and
-/// 48 waiting work-items see the 42 that wave 1 stores in a second signal.
+/// 48 waiting work-items see the 42 or 43 that wave 1 stores in the even
+/// or odd work-items' signal.
 #[test]
 fn signal_instructions() {
     check("signal_ops.hsail", |b| {
@@ -682,8 +683,9 @@ fn signal_instructions() {
         }
         b[0].wr(8, 8, value + 128);
         b[0].wr(24, 8, 42);
+        b[0].wr(40, 8, 43);
         for i in 0..48 {
-            b[1].wr(80 + 8 * i, 8, 42);
+            b[1].wr(80 + 8 * i, 8, 42 + (i as u64 & 1));
         }
     });
 }
