@@ -43,6 +43,7 @@ mod packed64;
 mod packed_float;
 mod private;
 mod quad;
+mod signal;
 
 pub(crate) use globals::{ModuleData, module_data};
 
@@ -815,6 +816,7 @@ impl<'a> Cx<'a> {
             Code::InstBr(_) if op == BrigOpcode::WAVEBARRIER => Ok(()),
             Code::InstAtomic(a) => self.lower_atomic(a, ops, &what),
             Code::InstQueue(q) => self.lower_queue(q, ops, &what),
+            Code::InstSignal(s) => self.lower_signal(s, ops, &what),
             Code::InstSegCvt(c) => self.lower_segcvt(c, ops, &what),
             Code::InstSeg(i) if op == BrigOpcode::NULLPTR => self.lower_nullptr(i, ops),
             Code::InstMemFence(f) => self.lower_memfence(f, &what),

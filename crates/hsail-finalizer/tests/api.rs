@@ -36,13 +36,14 @@ fn gfx900_and_code_object_v4() {
 #[test]
 fn unsupported_things_are_located() {
     let opts = Options::new("gfx90a").unwrap();
-    // Signal instructions (PRM 6.8) are not finalized yet.
-    let src = "module &m:1:0:$full:$large:$default;\n\
-               kernel &k(kernarg_sig64 %s) { ld_kernarg_sig64 $d0, [%s]; \
-               signalnoret_add_screl_s64_sig64 $d0, 1; ret; };\n";
+    // Small-model (sig32) signal instructions are refused.
+    let src = "module &m:1:0:$full:$small:$default;\n\
+               kernel &k(kernarg_sig32 %s) { ld_kernarg_sig32 $d0, [%s]; \
+               signalnoret_add_screl_s32_sig32 $d0, 1; ret; };\n";
     let err = finalize_text(src, "f.hsail", &opts).unwrap_err();
     assert!(matches!(err, Error::Unsupported { .. }), "{err}");
     assert!(err.to_string().starts_with("f.hsail:2:"), "{err}");
+    assert!(err.to_string().contains("sig32"), "{err}");
     let brig = hsail::assemble(src, "f.hsail").unwrap();
     let err = finalize_brig(&brig, &opts).unwrap_err();
     assert!(err.to_string().contains("hsa_code offset 0x"), "{err}");

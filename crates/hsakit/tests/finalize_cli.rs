@@ -528,10 +528,11 @@ fn unsupported_instructions_are_located_errors() {
     std::fs::write(
         &src,
         "module &m:1:0:$full:$large:$default;\n\
+         extension \"IMAGE\";\n\
          kernel &k(kernarg_u64 %p)\n{\n\
          \tld_kernarg_u64 $d0, [%p];\n\
          \tld_global_u32 $s0, [$d0];\n\
-         \tsignalnoret_add_screl_s64_sig64 $d0, 1;\n\
+         \tldimage_v4_1d_u32_rwimg_u32 ($s0, $s1, $s2, $s3), $d0, $s0;\n\
          \tst_global_u32 $s0, [$d0];\n\
          \tret;\n};\n",
     )
@@ -540,10 +541,10 @@ fn unsupported_instructions_are_located_errors() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("bad.hsail:6:2: error: instruction `signalnoret_s64`"),
+        err.contains("bad.hsail:7:2: error: instruction `ldimage_u32`"),
         "{err}"
     );
-    assert!(err.contains("signalnoret_add_screl_s64_sig64 $d0"), "{err}");
+    assert!(err.contains("ldimage_v4_1d_u32_rwimg_u32 ($s0"), "{err}");
     let out = hsakit(&["finalize", &src.display().to_string(), "--mcpu", "gfx1030"]);
     assert_eq!(out.status.code(), Some(1));
 }

@@ -651,6 +651,45 @@ fn queue_index_instructions() {
     });
 }
 
+/// Signal instructions on a buffer standing in for an `amd_signal_t`
+/// (value at byte 8): work-item 0's atomics return the old values (the
+/// PRM 6.8.2 definition: the corresponding atomic), a waittimeout that
+/// cannot succeed returns the current value, 128 work-items add 1, and
+/// 48 waiting work-items see the 42 or 43 that wave 1 stores in the even
+/// or odd work-items' signal.
+#[test]
+fn signal_instructions() {
+    check("signal_ops.hsail", |b| {
+        type Op = fn(u64) -> u64;
+        let steps: [Op; 8] = [
+            |v| v + 10,
+            |v| v - 3,
+            |v| v & 14,
+            |v| v | 49,
+            |v| v ^ 255,
+            |_| 1 << 32,
+            |v| if v == 1 << 32 { 7 } else { v },
+            |v| if v == 8 { 99 } else { v },
+        ];
+        let mut value = 5;
+        let mut seen = Vec::new();
+        for f in steps {
+            seen.push(value);
+            value = f(value);
+        }
+        seen.extend([value, value]);
+        for (i, v) in seen.into_iter().enumerate() {
+            b[1].wr(8 * i, 8, v);
+        }
+        b[0].wr(8, 8, value + 128);
+        b[0].wr(24, 8, 42);
+        b[0].wr(40, 8, 43);
+        for i in 0..48 {
+            b[1].wr(80 + 8 * i, 8, 42 + (i as u64 & 1));
+        }
+    });
+}
+
 #[test]
 fn unsupported_memory_forms_are_located_errors() {
     let dir = oracles::Scratch::new("finalize-mem-err");

@@ -202,20 +202,34 @@ impl Cx<'_> {
     /// `waitfbar`'s wait: a loop that sleeps, reads the fbarrier at `addr`
     /// and ends when its generation is no longer the one in `seen`.
     fn fbar_spin(&mut self, addr: VReg, seen: Opnd) -> Result<()> {
+        self.spin_until(|cx| {
+            let now = cx.vtemp(1);
+            cx.emit("ds_read_b32", vec![r(now), r(addr)])?;
+            let diff = cx.tmp("v_xor_b32_e64", vec![r(now), seen])?;
+            let g = cx.val(Src::Const(u64::from(GENERATION)), 0)?;
+            cx.emit("v_cmp_ge_u32_e64", vec![Opnd::vcc(), diff, g])?;
+            let done = cx.vtemp(1);
+            cx.vcc_to_bit(r(done))?;
+            Ok(done)
+        })
+    }
+
+    /// A polling loop: `s_sleep 1` (the emulator interleaves waves there),
+    /// then `poll`, which returns a per-lane bit; a lane leaves the loop
+    /// when its bit is 1, and the wave goes on once every active lane has.
+    pub(super) fn spin_until(
+        &mut self,
+        poll: impl FnOnce(&mut Self) -> Result<VReg>,
+    ) -> Result<()> {
         let spin = self.f.add_block();
         let cont = self.f.add_block();
         let from = self.cur;
         self.f.blocks[from].term = Terminator::Br(spin);
         self.cur = spin;
         self.emit("s_sleep", vec![Opnd::imm(1)])?;
-        let now = self.vtemp(1);
-        self.emit("ds_read_b32", vec![r(now), r(addr)])?;
-        let diff = self.tmp("v_xor_b32_e64", vec![r(now), seen])?;
-        let g = self.val(Src::Const(u64::from(GENERATION)), 0)?;
-        self.emit("v_cmp_ge_u32_e64", vec![Opnd::vcc(), diff, g])?;
-        let done = self.vtemp(1);
-        self.vcc_to_bit(r(done))?;
-        self.f.blocks[spin].term = Terminator::CondBr {
+        let done = poll(self)?;
+        let end = self.cur;
+        self.f.blocks[end].term = Terminator::CondBr {
             cond: done,
             then: cont,
             otherwise: spin,

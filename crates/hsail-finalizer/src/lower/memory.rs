@@ -28,7 +28,7 @@ use brig::{
 };
 use hsail::validate::{CodeBlock, Symbol, SymbolKind};
 
-use super::ldst::Mem;
+use super::ldst::{Addr, Mem};
 use super::{Cx, Kind, Src, dw, pair, r, ty};
 use crate::{Error, Locator, Result};
 
@@ -247,10 +247,9 @@ impl Cx<'_> {
         self.atomic(&access, ops, what)
     }
 
-    /// One atomic access (see [`Atomic`]) with its memory-model fences.
+    /// One atomic access (see [`Atomic`]) at the address operand (after
+    /// the destination, if any) with its memory-model fences.
     fn atomic(&mut self, a: &Atomic, ops: &[OperandOffset], what: &str) -> Result<()> {
-        use BrigAtomicOperation as A;
-        let ret = a.ret;
         if !matches!(
             a.segment,
             BrigSegment::GLOBAL | BrigSegment::FLAT | BrigSegment::GROUP
@@ -260,12 +259,37 @@ impl Cx<'_> {
                 a.segment
             )));
         }
+        let first = usize::from(a.ret);
+        let addr = self.resolve(a.segment, ops[first], what)?;
+        let dest = if a.ret { Some(self.dst(ops[0])?) } else { None };
+        self.atomic_at(a, &addr, dest, &ops[first + 1..], what)
+    }
+
+    /// One atomic access (see [`Atomic`]) at `addr` (plus `a.field`),
+    /// returning the old value into `dest` (when `a.ret`), with the data
+    /// operands `data` (none for `ld`; compare and new value for `cas`).
+    pub(super) fn atomic_at(
+        &mut self,
+        a: &Atomic,
+        addr: &Addr,
+        dest: Option<VReg>,
+        data: &[OperandOffset],
+        what: &str,
+    ) -> Result<()> {
+        use BrigAtomicOperation as A;
+        let ret = a.ret;
         let Some((kind, bits @ (32 | 64))) = ty(a.type_) else {
             return Err(self.unsupported(what.to_string()));
         };
         let op = a.op;
-        let first = usize::from(ret);
-        let addr = self.resolve(a.segment, ops[first], what)?;
+        let need = match op {
+            A::LD => 0,
+            A::CAS => 2,
+            _ => 1,
+        };
+        if data.len() < need || (ret && dest.is_none()) {
+            return Err(self.unsupported(format!("{what} with missing operands")));
+        }
         let lds = addr.mem == Mem::Lds;
         let Some(mn) = atomic_mnemonic(op, kind == Kind::S, bits, addr.mem, ret) else {
             return Err(self.unsupported(what.to_string()));
@@ -283,14 +307,14 @@ impl Cx<'_> {
             A::CAS if lds => {
                 // ds_cmpst: DATA0 is the compare value, DATA1 the new one,
                 // as HSAIL's src0 and src1.
-                let cmp = self.data_reg(ops[first + 1], bits, what)?;
-                let new = self.data_reg(ops[first + 2], bits, what)?;
+                let cmp = self.data_reg(data[0], bits, what)?;
+                let new = self.data_reg(data[1], bits, what)?;
                 vec![wide(cmp, w), wide(new, w)]
             }
             A::CAS => {
                 // cmpswap: {new, compare} in one tuple.
-                let cmp = self.data_reg(ops[first + 1], bits, what)?;
-                let new = self.data_reg(ops[first + 2], bits, what)?;
+                let cmp = self.data_reg(data[0], bits, what)?;
+                let new = self.data_reg(data[1], bits, what)?;
                 let d = self.vtemp(2 * w);
                 for i in 0..w {
                     self.emit("v_mov_b32", vec![dw(d, i), dw(new, i)])?;
@@ -298,12 +322,11 @@ impl Cx<'_> {
                 }
                 vec![wide(d, 2 * w)]
             }
-            _ => vec![wide(self.data_reg(ops[first + 1], bits, what)?, w)],
+            _ => vec![wide(self.data_reg(data[0], bits, what)?, w)],
         };
-        let (base, imm) = self.place(&addr, a.field)?;
+        let (base, imm) = self.place(addr, a.field)?;
         let mut v = Vec::new();
-        if ret {
-            let d = self.dst(ops[0])?;
+        if let Some(d) = dest.filter(|_| ret) {
             v.push(wide(d, w));
         }
         v.push(if lds { r(base) } else { pair(base) });
@@ -336,17 +359,18 @@ const QUEUE_READ_INDEX: i64 = 128;
 /// Byte offset of the write index (`write_dispatch_id`).
 const QUEUE_WRITE_INDEX: i64 = 56;
 
-/// An atomic access: `atomic`/`atomicnoret`, or a queue index instruction.
-struct Atomic {
+/// An atomic access: `atomic`/`atomicnoret`, a queue index instruction or
+/// a signal instruction.
+pub(super) struct Atomic {
     /// Returns the old value (has a destination operand).
-    ret: bool,
-    segment: BrigSegment,
-    type_: brig::BrigType,
-    op: BrigAtomicOperation,
-    order: BrigMemoryOrder,
-    scope: BrigMemoryScope,
+    pub ret: bool,
+    pub segment: BrigSegment,
+    pub type_: brig::BrigType,
+    pub op: BrigAtomicOperation,
+    pub order: BrigMemoryOrder,
+    pub scope: BrigMemoryScope,
     /// Bytes added to the address (a field of the addressed structure).
-    field: i64,
+    pub field: i64,
 }
 
 /// The machine instruction of an atomic `op` on `mem` (returning: `ret`).
