@@ -318,11 +318,7 @@ mod tests {
     use super::*;
 
     fn r(v: VReg) -> Opnd {
-        Opnd::Reg {
-            reg: v,
-            offset: 0,
-            width: 1,
-        }
+        Opnd::vreg(v, 1)
     }
 
     #[test]

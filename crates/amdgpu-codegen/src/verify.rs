@@ -261,11 +261,7 @@ mod tests {
     use amdgpu_isa::gfx9::Target;
 
     fn r(v: VReg) -> Opnd {
-        Opnd::Reg {
-            reg: v,
-            offset: 0,
-            width: 1,
-        }
+        Opnd::vreg(v, 1)
     }
 
     /// `a = v0; b = a + 1; (divergent if) c = a + b ...; store c`: `a` and
