@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::hsakit;
+use common::{Run, hsakit};
 
 const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
 
@@ -23,41 +23,18 @@ enum Arg<'a> {
 /// Runs `kernel` of `tests/finalize/<file>` on `mcpu`; returns the final
 /// bytes of every buffer argument, in order.
 fn run(file: &str, kernel: &str, dims: (&str, &str), args: &[Arg], mcpu: &str) -> Vec<Vec<u8>> {
-    let dir = oracles::Scratch::new("finalize-small");
     let path = oracles::workspace_root().join("tests/finalize").join(file);
-    let path = path.display().to_string();
-    let mut cmd = vec!["run".to_string(), path, "--mcpu".into(), mcpu.into()];
-    for (k, v) in [
-        ("--kernel", kernel),
-        ("--grid", dims.0),
-        ("--group", dims.1),
-    ] {
-        cmd.extend([k.to_string(), v.to_string()]);
-    }
-    let mut outs = Vec::new();
-    for (i, a) in args.iter().enumerate() {
-        let spec = match a {
-            Arg::Buf(bytes) => {
-                let input = dir.path(&format!("in{i}.bin"));
-                std::fs::write(&input, bytes).unwrap();
-                let out = dir.path(&format!("out{i}.bin"));
-                cmd.extend(["--out".into(), format!("{i}={}", out.display())]);
-                outs.push(out);
-                format!("buf={}", input.display())
-            }
-            Arg::Other(s) => s.to_string(),
-        };
-        cmd.extend(["--arg".into(), spec]);
-    }
-    let cmd: Vec<&str> = cmd.iter().map(String::as_str).collect();
-    let out = hsakit(&cmd);
-    assert!(
-        out.status.success(),
-        "{file} on {mcpu}:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    outs.iter().map(|p| std::fs::read(p).unwrap()).collect()
+    let r = Run::new(path, kernel).grid(dims.0).group(dims.1).mcpu(mcpu);
+    let r = args.iter().fold(r, |r, a| match a {
+        Arg::Buf(bytes) => r.arg_buf(bytes),
+        Arg::Other(spec) => r.arg(spec),
+    });
+    r.run()
+        .into_iter()
+        .zip(args)
+        .filter(|(_, a)| matches!(a, Arg::Buf(_)))
+        .map(|(b, _)| b)
+        .collect()
 }
 
 /// Deterministic pseudo-random bytes (xorshift).
