@@ -9,7 +9,7 @@
 use oracles::mutate::Rng;
 
 mod common;
-use common::hsakit;
+use common::{Run, hsakit};
 
 const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
 
@@ -17,41 +17,18 @@ const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
 /// stem = kernel) with an input buffer `input` and a zeroed output buffer
 /// of the same size on `mcpu`; returns the output words.
 fn run(file: &str, kernel: &str, grid: &str, group: &str, mcpu: &str, input: &[u32]) -> Vec<u32> {
-    let dir = oracles::Scratch::new("finalize-fbarrier");
     let src = oracles::workspace_root()
         .join("tests/finalize")
         .join(format!("{file}.hsail"));
-    let (inp, out) = (dir.path("in.bin"), dir.path("out.bin"));
     let bytes: Vec<u8> = input.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&inp, &bytes).unwrap();
-    let args = [
-        "run".to_string(),
-        src.display().to_string(),
-        "--mcpu".into(),
-        mcpu.into(),
-        "--kernel".into(),
-        kernel.into(),
-        "--grid".into(),
-        grid.into(),
-        "--group".into(),
-        group.into(),
-        "--arg".into(),
-        format!("buf={}", inp.display()),
-        "--arg".into(),
-        format!("zeros={}", bytes.len()),
-        "--out".into(),
-        format!("1={}", out.display()),
-    ];
-    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = hsakit(&refs);
-    assert!(
-        o.status.success(),
-        "hsakit {refs:?} failed:\n{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    std::fs::read(&out)
-        .unwrap()
+    let bufs = Run::new(src, kernel)
+        .mcpu(mcpu)
+        .grid(grid)
+        .group(group)
+        .arg_buf(&bytes)
+        .arg_zeros(bytes.len())
+        .run();
+    bufs[1]
         .chunks(4)
         .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
         .collect()
