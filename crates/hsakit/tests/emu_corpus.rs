@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
-use common::{Arg, CONFIGS, Config, Run};
+use common::{Arg, CONFIGS, Config, Run, words};
 
 fn corpus_dir() -> PathBuf {
     oracles::workspace_root().join("tests/emu")
@@ -91,11 +91,6 @@ fn bytes_f32(v: &[f32]) -> Vec<u8> {
 }
 fn bytes_f64(v: &[f64]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-fn words(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
 }
 fn qwords(b: &[u8]) -> Vec<u64> {
     b.chunks_exact(8)

@@ -8,7 +8,7 @@
 use oracles::mutate::Rng;
 
 mod common;
-use common::{Arg, Run, hsakit};
+use common::{Arg, Run, hsakit, words};
 
 const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
 
@@ -44,12 +44,6 @@ impl<'a> Dispatch<'a> {
             .args(args)
             .run()
     }
-}
-
-fn words(b: &[u8]) -> Vec<u32> {
-    b.chunks(4)
-        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-        .collect()
 }
 
 fn bytes(w: &[u32]) -> Vec<u8> {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 mod common;
-use common::Run;
+use common::{Run, random_bytes};
 
 const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
 
@@ -29,19 +29,6 @@ struct Test {
     grid: String,
     group: String,
     args: Vec<Arg>,
-}
-
-/// Deterministic bytes: a xorshift stream seeded by the argument index.
-fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ (seed + 1).wrapping_mul(0x2545_f491_4f6c_dd1d);
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
 }
 
 fn fill(kind: &str, n: usize, seed: u64) -> Vec<u8> {

@@ -21,7 +21,7 @@
 use std::process::Command;
 
 mod common;
-use common::Run;
+use common::{Run, words};
 
 const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
 
@@ -46,14 +46,6 @@ fn check_on_targets(stem: &str, kernel: &str, grid: &str, group: &str, want: &[u
             .run();
         assert_words(&format!("{stem} on {mcpu}"), &words(&out[0]), want);
     }
-}
-
-/// The little-endian u32 words of `bytes`.
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
 }
 
 /// Asserts `got` equals `want` word by word, naming the first difference.

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{Run, hsakit};
+use common::{Run, hsakit, random_bytes, words};
 
 const TARGETS: [&str; 2] = ["gfx90a", "gfx900"];
 
@@ -34,26 +34,6 @@ fn run(file: &str, kernel: &str, dims: (&str, &str), args: &[Arg], mcpu: &str) -
         .zip(args)
         .filter(|(_, a)| matches!(a, Arg::Buf(_)))
         .map(|(b, _)| b)
-        .collect()
-}
-
-/// Deterministic pseudo-random bytes (xorshift).
-fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
-    let mut x = 0x2545_f491_4f6c_dd1du64 ^ seed;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 32) as u8
-        })
-        .collect()
-}
-
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
         .collect()
 }
 

@@ -5,6 +5,26 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Deterministic pseudo-random bytes: a xorshift stream from `seed`.
+pub fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64 ^ (seed + 1).wrapping_mul(0x2545_f491_4f6c_dd1d);
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// Little-endian 32-bit words of `b` (a trailing partial word is dropped).
+pub fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
 /// Runs the `hsakit` binary under test.
 pub fn hsakit(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hsakit"))
