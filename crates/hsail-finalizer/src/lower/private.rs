@@ -314,35 +314,23 @@ impl Cx<'_> {
         what: &str,
     ) -> Result<()> {
         let x = self.val(s, 0)?;
-        let base = window(seg);
-        match (op, base) {
-            (BrigOpcode::STOF, Some(base)) => {
-                let k = self.k(base)?;
-                let t = self.vtemp(1);
-                self.emit("v_add_u32_e64", vec![r(t), x, k])?;
-                if nonull {
-                    return self.emit("v_mov_b32", vec![r(d), r(t)]);
-                }
-                let k = self.k(SEGMENT_NULL)?;
-                let m = self.lane_mask("v_cmp_ne_u32_e64", x, k)?;
-                self.emit(
-                    "v_cndmask_b32_e64",
-                    vec![r(d), Opnd::constant(0), r(t), pair(m)],
-                )
-            }
-            (BrigOpcode::FTOS, Some(_)) => {
-                let mask = self.k(FLAT32_WINDOW - 1)?;
-                let t = self.vtemp(1);
-                self.emit("v_and_b32_e64", vec![r(t), x, mask])?;
-                if nonull {
-                    return self.emit("v_mov_b32", vec![r(d), r(t)]);
-                }
-                let m = self.lane_mask("v_cmp_ne_u32_e64", x, Opnd::constant(0))?;
-                let null = self.k(SEGMENT_NULL)?;
-                self.emit("v_cndmask_b32_e64", vec![r(d), null, r(t), pair(m)])
-            }
-            _ => Err(self.unsupported(format!("{what} on the {seg:?} segment"))),
+        // The conversion, and the null values of the source and the
+        // destination segment.
+        let (mn, k, null_in, null_out) = match (op, window(seg)) {
+            (BrigOpcode::STOF, Some(base)) => ("v_add_u32_e64", base, SEGMENT_NULL, 0),
+            (BrigOpcode::FTOS, Some(_)) => ("v_and_b32_e64", FLAT32_WINDOW - 1, 0, SEGMENT_NULL),
+            _ => return Err(self.unsupported(format!("{what} on the {seg:?} segment"))),
+        };
+        let k = self.k(k)?;
+        let t = self.vtemp(1);
+        self.emit(mn, vec![r(t), x.clone(), k])?;
+        if nonull {
+            return self.emit("v_mov_b32", vec![r(d), r(t)]);
         }
+        let null_in = self.k(null_in)?;
+        let m = self.lane_mask("v_cmp_ne_u32_e64", x, null_in)?;
+        let null_out = self.k(null_out)?;
+        self.emit("v_cndmask_b32_e64", vec![r(d), null_out, r(t), pair(m)])
     }
 
     /// `segmentp`: whether the flat address is in `seg` (or null, unless
