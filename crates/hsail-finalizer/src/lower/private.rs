@@ -323,7 +323,7 @@ impl Cx<'_> {
         };
         let k = self.k(k)?;
         let t = self.vtemp(1);
-        self.emit(mn, vec![r(t), x.clone(), k])?;
+        self.emit(mn, vec![r(t), x, k])?;
         if nonull {
             return self.emit("v_mov_b32", vec![r(d), r(t)]);
         }
