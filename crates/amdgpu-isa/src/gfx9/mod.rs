@@ -32,7 +32,7 @@ pub mod table;
 
 pub use codec::{classify, decode, encode, parse_line, print};
 
-pub use operand::{Operand, SrcType};
+pub use operand::{Operand, SrcType, special_source};
 pub use table::Op;
 
 use crate::target::Processor;

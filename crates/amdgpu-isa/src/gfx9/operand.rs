@@ -95,6 +95,14 @@ const SPECIAL_SRC: [(&str, u16); 9] = [
     ("src_lds_direct", 254),
 ];
 
+/// The special source operand named `name` (`src_shared_base`, …).
+pub fn special_source(name: &str) -> Option<Operand> {
+    SPECIAL_SRC
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, code)| Operand::Src { code, width: 1 })
+}
+
 const SPECIAL_REG: [(&str, u16, u8); 18] = [
     ("null", 125, 0),
     ("flat_scratch", 102, 2),
@@ -237,11 +245,8 @@ pub(crate) fn parse_reg(text: &str) -> Option<Operand> {
             width: *width,
         });
     }
-    if let Some((_, code)) = SPECIAL_SRC.iter().find(|(n, _)| *n == text) {
-        return Some(Operand::Src {
-            code: *code,
-            width: 1,
-        });
+    if let Some(o) = special_source(text) {
+        return Some(o);
     }
     let (prefix, rest) = if let Some(r) = text.strip_prefix("ttmp") {
         ("ttmp", r)

@@ -65,13 +65,15 @@ fn window(seg: BrigSegment) -> Option<u32> {
     }
 }
 
-/// Source codes of `src_shared_base` and `src_private_base`.
-fn aperture_code(seg: BrigSegment) -> Option<u16> {
-    match seg {
-        BrigSegment::GROUP => Some(235),
-        BrigSegment::PRIVATE => Some(237),
-        _ => None,
-    }
+/// The source operand holding the high dword of `seg`'s aperture
+/// (`src_shared_base`, `src_private_base`).
+fn aperture_source(seg: BrigSegment) -> Option<Operand> {
+    let name = match seg {
+        BrigSegment::GROUP => "src_shared_base",
+        BrigSegment::PRIVATE => "src_private_base",
+        _ => return None,
+    };
+    amdgpu_isa::gfx9::special_source(name)
 }
 
 impl Cx<'_> {
@@ -198,14 +200,11 @@ impl Cx<'_> {
 
     /// The high dword of `seg`'s aperture in a VGPR.
     fn aperture_hi(&mut self, seg: BrigSegment, what: &str) -> Result<VReg> {
-        let Some(code) = aperture_code(seg) else {
+        let Some(src) = aperture_source(seg) else {
             return Err(self.unsupported(format!("{what} on the {seg:?} segment")));
         };
         let v = self.vtemp(1);
-        self.emit(
-            "v_mov_b32",
-            vec![r(v), Opnd::Fixed(Operand::Src { code, width: 1 })],
-        )?;
+        self.emit("v_mov_b32", vec![r(v), Opnd::Fixed(src)])?;
         Ok(v)
     }
 
@@ -248,7 +247,7 @@ impl Cx<'_> {
                 )
             }
             BrigOpcode::FTOS if flat64(c.source_type) => {
-                aperture_code(c.segment)
+                aperture_source(c.segment)
                     .ok_or_else(|| self.unsupported(format!("{what} on this segment")))?;
                 let lo = self.val(s, 0)?;
                 if nonull {
