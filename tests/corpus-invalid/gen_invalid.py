@@ -147,6 +147,12 @@ EXTRA = {
  'image_without_extension': ['// variant: imagefence; => imagefence;\\n\\tnop;', '// variant: module &m:1:0:$full:$large:$default; => module &m:1:0:$full:$large:$default;\\nextension "IMAGE";', '// patch: DirectiveExtension 0 2:2 0'],
 }
 
+# More cases live in cases_*.py beside this script (one file per audit of a
+# PRM chapter range); each calls case(...) and may add EXTRA entries.
+import glob
+for _f in sorted(glob.glob(os.path.join(OUT, 'cases_*.py'))):
+    exec(open(_f).read())
+
 def build(c):
     name, prm, rule, body, hdr, pre, kernel, note = c
     lines = []
