@@ -368,6 +368,8 @@ struct Lower<'a> {
     brig: BrigWriter,
     errors: Vec<(String, Span)>,
     machine_large: bool,
+    /// The module header names the base profile (no f64 constants, PRM 16.2.1).
+    base_profile: bool,
     global: FxMap<&'a str, Sym>,
     func: Option<FxMap<&'a str, Sym>>,
     arg: Option<FxMap<&'a str, Sym>>,
@@ -415,6 +417,7 @@ impl<'a> Lower<'a> {
             brig: BrigWriter::with_capacity(n / 2, n, n + n / 2),
             errors: Vec::new(),
             machine_large: false,
+            base_profile: false,
             global: FxMap::default(),
             func: None,
             arg: None,
@@ -530,6 +533,7 @@ impl<'a> Lower<'a> {
             reserved: 0,
         });
         self.machine_large = h.machine_model == 1;
+        self.base_profile = h.profile == brig::BrigProfile::BASE.raw();
         self.global.entry(h.name.text).or_insert(Sym {
             offset: off,
             kind: K_MODULE,
@@ -727,6 +731,9 @@ impl<'a> Lower<'a> {
         if let Some(init) = &v.init {
             let (init_off, count) = match init {
                 Init::Imm(imm) => {
+                    if matches!(v.ty, types::SIG32 | types::SIG64) && !self.signal_init_ok(imm) {
+                        return off;
+                    }
                     let required = if v.dim.is_some() {
                         v.ty | types::ARRAY
                     } else {
@@ -764,6 +771,26 @@ impl<'a> Lower<'a> {
             }
         }
         off
+    }
+
+    /// PRM 4.8.5 Table 4-1: a signal variable is initialized with a signal
+    /// typed constant (or an array of them), never a bare integer.
+    fn signal_init_ok(&mut self, imm: &Imm<'a>) -> bool {
+        let bare = match &imm.value {
+            ImmValue::Int(_) => Some(imm.span),
+            ImmValue::Array(_, elems) => elems
+                .iter()
+                .find(|e| matches!(e.value, ImmValue::Int(_)))
+                .map(|e| e.span),
+            _ => None,
+        };
+        if let Some(span) = bare {
+            self.error(
+                "PRM 4.8.5: an integer constant cannot initialize a signal (Table 4-1: use a signal typed constant)",
+                span,
+            );
+        }
+        bare.is_none()
     }
 
     fn aggregate_bytes(&self, a: &[AggElem<'a>]) -> u64 {
@@ -1716,6 +1743,13 @@ impl<'a> Lower<'a> {
                     ImmValue::F64(b) => (types::F64, b, 8, 0x8000_0000_0000_0000),
                     _ => (0, 0, 0, 0),
                 };
+                if bt == types::F64 && self.base_profile {
+                    self.error(
+                        "PRM 16.2.1: the base profile does not support double-precision constants",
+                        imm.span,
+                    );
+                    return None;
+                }
                 if types::is_array(required) || required == types::NONE {
                     required = bt;
                 }
@@ -1764,6 +1798,15 @@ impl<'a> Lower<'a> {
                         self.error("Typed constants are not allowed", e.span);
                         return None;
                     }
+                    if matches!(elem, types::SIG32 | types::SIG64) {
+                        // PRM 4.8.3: the null signal handle, `sig64(0)`.
+                        if !matches!(e.value, ImmValue::Int(0)) {
+                            self.error("Signal handle can only be initialized with 0", e.span);
+                            return None;
+                        }
+                        write(data, &[0; 8], pos);
+                        continue;
+                    }
                     self.imm_bytes(e, elem, data, pos + (n - i - 1) * eb)?;
                 }
                 Some(*t)
@@ -1774,6 +1817,13 @@ impl<'a> Lower<'a> {
                     return None;
                 }
                 for e in elems {
+                    if matches!(e.value, ImmValue::Array(..)) {
+                        self.error(
+                            "PRM 4.8.3: an array constant element cannot be an array",
+                            e.span,
+                        );
+                        return None;
+                    }
                     let at = data.len();
                     let et = self.imm_bytes(e, *t, data, at)?;
                     let et = if types::is_bit(*t) && types::size_bytes(et) == types::size_bytes(*t)

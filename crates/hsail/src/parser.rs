@@ -365,6 +365,11 @@ fn segment_of(s: &str) -> Option<u8> {
     names::segment::from_text(s).map(brig::BrigSegment::raw)
 }
 
+/// The text name of a segment number (`""` if unknown).
+fn segment_name(s: u8) -> &'static str {
+    names::segment::text(brig::BrigSegment::new(s)).unwrap_or("")
+}
+
 fn round_of(s: &str) -> Option<u8> {
     names::round::from_text(s).map(brig::BrigRound::raw)
 }
@@ -692,6 +697,13 @@ impl<'a> Parser<'a> {
         };
         let indirect = self.eat_word("indirect");
         if indirect {
+            // PRM 4.3.3: `indirect` qualifies only a function.
+            if !self.is_word("function") {
+                return err(
+                    "PRM 4.3.3: `indirect` qualifies only a function",
+                    self.span(),
+                );
+            }
             return self
                 .executable(ExeKind::IndirectFunction, decl, linkage, start)
                 .map(Item::Executable);
@@ -703,6 +715,10 @@ impl<'a> Parser<'a> {
             "kernel" if self.peek() == Tok::Word => self
                 .executable(ExeKind::Kernel, decl, linkage, start)
                 .map(Item::Executable),
+            "signature" if decl || linkage.is_some() => err(
+                "PRM 4.3.10: decl and prog do not apply to a signature",
+                self.span(),
+            ),
             "signature" if self.peek() == Tok::Word => self
                 .executable(ExeKind::Signature, decl, linkage, start)
                 .map(Item::Executable),
@@ -1215,6 +1231,12 @@ impl<'a> Parser<'a> {
         let Some(ty) = types::from_name(ty) else {
             return err("variable type expected", wspan);
         };
+        if alloc_agent && !matches!(segment_name(segment), "global" | "readonly") {
+            return err(
+                "PRM 4.3.10: alloc applies only to global segment variables",
+                wspan,
+            );
+        }
         let name = if name_required {
             let nt = if global {
                 self.expect(Tok::Global, "a global name")?
@@ -1518,6 +1540,12 @@ impl<'a> Parser<'a> {
                 let Some(ty) = types::from_name(name) else {
                     return err("constant value expected", Span::new(t.start, t.end));
                 };
+                if types::is_bit(ty) {
+                    return err(
+                        "PRM 4.8.3: there are no bit typed constants",
+                        Span::new(t.start, t.end),
+                    );
+                }
                 self.bump();
                 if self.eat(Tok::LBrack) {
                     self.expect(Tok::RBrack, "`]`")?;

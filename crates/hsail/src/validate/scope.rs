@@ -131,7 +131,9 @@ pub fn analyze(
         for &(at, c) in &entries {
             if let Code::DirectiveExtension(e) = c {
                 let name = cx.name(e.name);
-                if !name.is_empty() && name != "CORE" {
+                // PRM 13.1.1: only other "CORE" directives (an empty name
+                // is not "CORE" either).
+                if name != "CORE" {
                     cx.err(
                         "PRM 13.1.1",
                         at,
@@ -155,7 +157,8 @@ pub fn analyze(
                 }
             }
             Code::DirectivePragma(p) => check_module_pragma(&mut cx, at, p),
-            Code::DirectiveComment(_) | Code::DirectiveLoc(_) => {}
+            Code::DirectiveLoc(l) => check_loc(&mut cx, at, l),
+            Code::DirectiveComment(_) => {}
             Code::DirectiveVariable(v) => {
                 seen_decl = true;
                 cx.module_vars.insert(at.get());
@@ -164,6 +167,8 @@ pub fn analyze(
             }
             Code::DirectiveFbarrier(f) => {
                 seen_decl = true;
+                let name = cx.name_str(f.name);
+                check_reserved_name(&mut cx, at, name);
                 check_module_linkage(&mut cx, at, f.linkage);
                 info.symbols.push(symbol(&cx, at, c));
             }
@@ -369,6 +374,7 @@ fn check_header(cx: &mut Cx<'_, '_>, entries: &[(CodeOffset, Code<'_>)], info: &
             if !info.name.starts_with('&') {
                 cx.err("PRM 14.1", at, "the module name must start with &");
             }
+            check_reserved_name(cx, at, &info.name);
             cx.env.profile = h.profile;
             cx.env.model = h.machine_model;
         }
@@ -427,6 +433,17 @@ fn exe(
     )
 }
 
+/// PRM 4.6.1: identifiers must not start with `__hsa` (after the sigil).
+fn check_reserved_name(cx: &mut Cx<'_, '_>, at: CodeOffset, name: &str) {
+    if name.get(1..).is_some_and(|n| n.starts_with("__hsa")) {
+        cx.err(
+            "PRM 4.6.1",
+            at,
+            format!("identifier {name} starts with the reserved prefix __hsa"),
+        );
+    }
+}
+
 /// PRM 4.12: module-scope names have program or module linkage.
 fn check_module_linkage(cx: &mut Cx<'_, '_>, at: CodeOffset, l: BrigLinkage) {
     if !matches!(l, BrigLinkage::PROGRAM | BrigLinkage::MODULE) {
@@ -470,6 +487,7 @@ fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable
             format!("variable name {name:?} must start with {sigil}"),
         );
     }
+    check_reserved_name(cx, at, &name);
     let elem = v.type_.array_element().unwrap_or(v.type_);
     if elem == BrigType::B1 || elem == BrigType::NONE || elem.bit_size().is_none() {
         cx.err(
@@ -499,18 +517,7 @@ fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable
             "an array definition without an initializer needs a size",
         );
     }
-    if v.align.raw() != 0 && v.align.bytes().is_none() {
-        cx.err("PRM 4.3.10", at, "bad alignment value");
-    }
-    if let (Some(a), Some(n)) = (v.align.bytes(), elem.byte_size())
-        && a < n
-    {
-        cx.err(
-            "PRM 4.3.10",
-            at,
-            format!("align({a}) is less than the natural alignment {n} of the type"),
-        );
-    }
+    check_natural_align(cx, at, v);
     if (elem.is_image() || elem == BrigType::SAMP) && !cx.env.image_ext {
         cx.err(
             "PRM 13.1.2",
@@ -585,8 +592,8 @@ fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable
     }
 }
 
-/// PRM 4.3.9: initializers only on global/readonly definitions, of the
-/// variable's type and at most its size.
+/// PRM 4.10: initializers only on global/readonly definitions, of the
+/// variable's type (Table 4-1) and exactly its byte size.
 fn check_initializer(
     cx: &mut Cx<'_, '_>,
     at: CodeOffset,
@@ -605,14 +612,17 @@ fn check_initializer(
     }
     let elem = v.type_.array_element().unwrap_or(v.type_);
     let Ok(o) = cx.m.operand(init) else { return };
+    let mut opaque = false;
     match o {
         Operand::ConstantImage(c) => {
+            opaque = true;
             if !elem.is_image() || c.type_ != elem {
                 cx.err("PRM 4.10", at, "image initializer for a non-image variable");
             }
             check_image_properties(cx, at, c);
         }
         Operand::ConstantSampler(c) => {
+            opaque = true;
             if elem != BrigType::SAMP {
                 cx.err(
                     "PRM 4.10",
@@ -624,7 +634,6 @@ fn check_initializer(
         }
         Operand::ConstantBytes(c) => {
             check_initializer_type(cx, at, v, c.type_);
-            let len = cx.m.data_bytes(c.bytes).map_or(0, <[u8]>::len) as u64;
             if elem.is_image() || elem == BrigType::SAMP {
                 cx.err(
                     "PRM 4.10",
@@ -632,28 +641,10 @@ fn check_initializer(
                     "an image or sampler needs an image or sampler initializer",
                 );
             }
-            let size = u64::from(elem.byte_size().unwrap_or(1)).max(1);
-            if v.type_.is_array() && v.dim.get() != 0 && len > size * v.dim.get() {
-                cx.err(
-                    "PRM 4.10",
-                    at,
-                    format!(
-                        "initializer of {} elements for an array of {}",
-                        len / size,
-                        v.dim.get()
-                    ),
-                );
-            }
-            if !v.type_.is_array() && len != size {
-                cx.err(
-                    "PRM 4.10",
-                    at,
-                    "initializer size differs from the variable's",
-                );
-            }
         }
         Operand::ConstantOperandList(l) => {
-            // Table 4-1: an aggregate initializes only a bit-type array.
+            // Table 4-1: an aggregate initializes only a bit-type array;
+            // an array of images or samplers is a list of their constants.
             if elem.base_class() != brig::BaseClass::Opaque
                 && !(v.type_.is_array() && elem.base_class() == brig::BaseClass::B)
             {
@@ -663,30 +654,136 @@ fn check_initializer(
                     "an aggregate constant initializes only an array of a bit type (Table 4-1)",
                 );
             }
-            for e in cx.m.operand_list(l.elements).unwrap_or_default() {
+            let elems = cx.m.operand_list(l.elements).unwrap_or_default();
+            let mut only_align = !elems.is_empty();
+            for e in elems {
                 match cx.m.operand(e) {
-                    Ok(Operand::ConstantImage(c)) => check_image_properties(cx, at, c),
-                    Ok(Operand::ConstantSampler(c)) => check_sampler_properties(cx, at, c),
-                    _ => {}
+                    Ok(Operand::ConstantImage(c)) => {
+                        opaque = true;
+                        only_align = false;
+                        check_image_properties(cx, at, c);
+                    }
+                    Ok(Operand::ConstantSampler(c)) => {
+                        opaque = true;
+                        only_align = false;
+                        check_sampler_properties(cx, at, c);
+                    }
+                    Ok(Operand::Align(_)) => {}
+                    _ => only_align = false,
                 }
             }
-            let n = cx.m.operand_list(l.elements).map_or(0, |v| v.len()) as u64;
-            if v.type_.is_array() && v.dim.get() != 0 && n > v.dim.get() && !elem.is_packed() {
-                // Aggregates may mix element types; only the count of
-                // opaque elements is comparable with dim.
-                if elem.is_image() || elem == BrigType::SAMP {
-                    cx.err(
-                        "PRM 4.10",
-                        at,
-                        format!(
-                            "initializer of {n} elements for an array of {}",
-                            v.dim.get()
-                        ),
-                    );
-                }
+            if only_align {
+                cx.err(
+                    "PRM 4.8.4",
+                    at,
+                    "an aggregate constant cannot consist of only alignment requests",
+                );
             }
         }
-        _ => cx.err("PRM 4.10", at, "an initializer must be a constant"),
+        _ => {
+            cx.err("PRM 4.10", at, "an initializer must be a constant");
+            return;
+        }
+    }
+    if cx.env.profile == BrigProfile::BASE && has_f64_constant(cx.m, o) {
+        cx.err(
+            "PRM 16.2.1",
+            at,
+            "the base profile does not support double-precision constants",
+        );
+    }
+    // PRM 4.3.10: program allocation takes no image or sampler initializer.
+    if opaque && v.allocation != BrigAllocation::AGENT {
+        cx.err(
+            "PRM 4.3.10",
+            at,
+            "image and sampler initializers need agent allocation (alloc(agent))",
+        );
+    }
+    check_initializer_size(cx, at, v, o);
+}
+
+/// PRM 4.10: the byte size of the initializer is the byte size of the
+/// variable (no zero fill, no truncation); an array with an empty
+/// dimension takes a whole number of elements.
+fn check_initializer_size(
+    cx: &mut Cx<'_, '_>,
+    at: CodeOffset,
+    v: &BrigDirectiveVariable,
+    o: Operand<'_>,
+) {
+    let Some(len) = constant_size(cx.m, o, 0) else {
+        return;
+    };
+    let elem = v.type_.array_element().unwrap_or(v.type_);
+    let Some(esz) = elem.byte_size().map(u64::from).filter(|&n| n > 0) else {
+        return;
+    };
+    let want = if v.type_.is_array() {
+        esz.saturating_mul(v.dim.get())
+    } else {
+        esz
+    };
+    if len != want || len % esz != 0 {
+        let msg =
+            format!("the initializer has {len} bytes, the variable {want} (they must be equal)");
+        cx.err("PRM 4.10", at, msg);
+    }
+}
+
+/// The byte size of a constant operand (images, samplers and signal
+/// handles are 8 bytes; aggregate alignment requests pad with zeros,
+/// PRM 4.8.4), or `None` if it is not a constant.
+fn constant_size(m: &Index<'_>, o: Operand<'_>, depth: u32) -> Option<u64> {
+    match o {
+        Operand::ConstantBytes(c) => Some(m.data_bytes(c.bytes).map_or(0, <[u8]>::len) as u64),
+        Operand::ConstantImage(_) | Operand::ConstantSampler(_) => Some(8),
+        Operand::ConstantOperandList(l) if depth < 4 => {
+            let mut n: u64 = 0;
+            for e in m.operand_list(l.elements).ok()? {
+                match m.operand(e).ok()? {
+                    Operand::Align(a) => {
+                        let b = u64::from(a.align.bytes()?);
+                        n = n.div_ceil(b) * b;
+                    }
+                    e => n += constant_size(m, e, depth + 1)?,
+                }
+            }
+            Some(n)
+        }
+        _ => None,
+    }
+}
+
+/// Whether a constant operand holds an f64 value (an f64 or f64x2 typed
+/// constant, or an array or aggregate with one).
+fn has_f64_constant(m: &Index<'_>, o: Operand<'_>) -> bool {
+    match o {
+        Operand::ConstantBytes(c) => c.type_.array_element().unwrap_or(c.type_).base() == BrigType::F64,
+        Operand::ConstantOperandList(l) => m
+            .operand_list(l.elements)
+            .unwrap_or_default()
+            .iter()
+            .any(|&e| matches!(m.operand(e), Ok(Operand::ConstantBytes(c)) if c.type_.array_element().unwrap_or(c.type_).base() == BrigType::F64)),
+        _ => false,
+    }
+}
+
+/// PRM 13.2: a loc line and column are at least 1.
+fn check_loc(cx: &mut Cx<'_, '_>, at: CodeOffset, l: &brig::BrigDirectiveLoc) {
+    if l.line.get() == 0 {
+        cx.err(
+            "PRM 13.2",
+            at,
+            "the line number of a loc directive is at least 1",
+        );
+    }
+    if l.column.get() == 0 {
+        cx.err(
+            "PRM 13.2",
+            at,
+            "the column number of a loc directive is at least 1",
+        );
     }
 }
 
@@ -703,6 +800,52 @@ fn check_module_pragma(cx: &mut Cx<'_, '_>, at: CodeOffset, p: &brig::BrigDirect
             at,
             "a module-scope pragma cannot name a register (registers are in scope only in a code block)",
         );
+    }
+    check_pragma_constants(cx, at, p);
+}
+
+/// Constants in a pragma (any scope) follow the module's profile and
+/// extensions: no f64 in the base profile (PRM 4.8.2, 16.2.1), image and
+/// sampler constants only with extension IMAGE (PRM 13.1.2).
+fn check_pragma_constants(cx: &mut Cx<'_, '_>, at: CodeOffset, p: &brig::BrigDirectivePragma) {
+    for o in cx.m.operand_list(p.operands).unwrap_or_default() {
+        let Ok(op) = cx.m.operand(o) else { continue };
+        if cx.env.profile == BrigProfile::BASE && has_f64_constant(cx.m, op) {
+            cx.err(
+                "PRM 16.2.1",
+                at,
+                "the base profile does not support double-precision constants",
+            );
+        }
+        if !cx.env.image_ext && has_opaque_image_constant(cx.m, op) {
+            cx.err(
+                "PRM 13.1.2",
+                at,
+                "image and sampler constants need extension \"IMAGE\"",
+            );
+        }
+    }
+}
+
+/// Whether a constant operand is (or lists) an image or sampler constant.
+fn has_opaque_image_constant(m: &Index<'_>, o: Operand<'_>) -> bool {
+    match o {
+        Operand::ConstantImage(_) | Operand::ConstantSampler(_) => true,
+        Operand::ConstantOperandList(l) => {
+            let t = l.type_.array_element().unwrap_or(l.type_);
+            t.is_image()
+                || t == BrigType::SAMP
+                || m.operand_list(l.elements)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|&e| {
+                        matches!(
+                            m.operand(e),
+                            Ok(Operand::ConstantImage(_) | Operand::ConstantSampler(_))
+                        )
+                    })
+        }
+        _ => false,
     }
 }
 
@@ -821,6 +964,7 @@ fn check_executable(
     if !name.starts_with('&') || name.len() < 2 {
         cx.err("PRM 4.6", at, format!("name {name:?} must start with &"));
     }
+    check_reserved_name(cx, at, &name);
     if kind == BrigKind::DIRECTIVE_SIGNATURE {
         if e.linkage != BrigLinkage::NONE && e.linkage != BrigLinkage::MODULE {
             // HSAILasm writes NONE; tolerate MODULE from other producers.
@@ -861,16 +1005,22 @@ fn check_executable(
                 ),
             );
         }
-        if v.type_.is_array()
-            && v.dim.get() == 0
-            && (i + 1 != n || i < usize::from(e.out_arg_count.get()))
-        {
-            cx.err(
-                "PRM 10.4",
-                a,
-                "only the last input argument can be a flexible array",
-            );
+        if v.type_.is_array() && v.dim.get() == 0 {
+            if kind == BrigKind::DIRECTIVE_KERNEL {
+                cx.err(
+                    "PRM 4.3.8",
+                    a,
+                    "a kernel argument array needs a dimension (only functions and signatures take a flexible array)",
+                );
+            } else if i + 1 != n || i < usize::from(e.out_arg_count.get()) {
+                cx.err(
+                    "PRM 10.4",
+                    a,
+                    "only the last input argument can be a flexible array",
+                );
+            }
         }
+        check_argument_qualifiers(cx, a, v);
         if v.init.non_null().is_some() {
             cx.err("PRM 4.10", a, "arguments cannot have initializers");
         }
@@ -937,6 +1087,36 @@ fn check_executable(
     }
 }
 
+/// PRM 4.3.10: a formal argument is not const, and an align qualifier is
+/// at least the natural alignment of its type.
+fn check_argument_qualifiers(cx: &mut Cx<'_, '_>, a: CodeOffset, v: &BrigDirectiveVariable) {
+    if v.modifier.contains(BrigVariableModifierMask::CONST) {
+        cx.err(
+            "PRM 4.3.10",
+            a,
+            "const applies only to global and readonly variables, not to arguments",
+        );
+    }
+    check_natural_align(cx, a, v);
+}
+
+/// PRM 4.3.10: align(n) is a valid value, at least the natural alignment.
+fn check_natural_align(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable) {
+    let elem = v.type_.array_element().unwrap_or(v.type_);
+    if v.align.raw() != 0 && v.align.bytes().is_none() {
+        cx.err("PRM 4.3.10", at, "bad alignment value");
+    }
+    if let (Some(a), Some(n)) = (v.align.bytes(), elem.byte_size())
+        && a < n
+    {
+        cx.err(
+            "PRM 4.3.10",
+            at,
+            format!("align({a}) is less than the natural alignment {n} of the type"),
+        );
+    }
+}
+
 /// The argument directives of an executable, outputs first.
 fn arguments(m: &Index<'_>, at: CodeOffset, e: &BrigDirectiveExecutable) -> Vec<CodeOffset> {
     let n = usize::from(e.out_arg_count.get()) + usize::from(e.in_arg_count.get());
@@ -953,8 +1133,14 @@ fn arguments(m: &Index<'_>, at: CodeOffset, e: &BrigDirectiveExecutable) -> Vec<
 }
 
 /// A comparable summary of a variable's declaration-relevant properties.
-fn var_shape(v: &BrigDirectiveVariable) -> (u16, u8, u8) {
-    (v.type_.raw(), v.segment.raw(), v.modifier.raw() & 2)
+fn var_shape(v: &BrigDirectiveVariable) -> (u16, u8, u8, u8, u8) {
+    (
+        v.type_.raw(),
+        v.segment.raw(),
+        v.modifier.raw() & 2,
+        v.align.raw(),
+        v.allocation.raw(),
+    )
 }
 
 /// PRM 4.3 / 4.12: one definition per name; declarations agree with the
@@ -1029,7 +1215,9 @@ fn check_compatible(cx: &mut Cx<'_, '_>, a: CodeOffset, b: CodeOffset, name: &st
                 cx.err(
                     "PRM 4.3.10",
                     b,
-                    format!("{name} is declared with a different type, segment, const or size"),
+                    format!(
+                        "{name} is declared with a different type, segment, qualifier (const, align, alloc) or size"
+                    ),
                 );
             }
         }
@@ -1044,7 +1232,9 @@ fn check_compatible(cx: &mut Cx<'_, '_>, a: CodeOffset, b: CodeOffset, name: &st
                         .zip(&ay)
                         .all(|(&p, &q)| match (cx.m.code(p), cx.m.code(q)) {
                             (Ok(Code::DirectiveVariable(p)), Ok(Code::DirectiveVariable(q))) => {
-                                p.type_ == q.type_ && p.dim.get() == q.dim.get()
+                                p.type_ == q.type_
+                                    && p.dim.get() == q.dim.get()
+                                    && p.align == q.align
                             }
                             _ => false,
                         });
@@ -1154,6 +1344,8 @@ fn analyze_code_block<'a>(
     }
     // Label names of the block (duplicates are errors).
     let mut label_names: FastSet<&'a str> = FastSet::default();
+    // Control directives of the block: (offset, directive, values).
+    let mut controls: Vec<(CodeOffset, brig::BrigControlDirective, ControlValues)> = Vec::new();
     let mut n_inst = 0;
     for (pos, c) in cx.m.code_entries_from(first) {
         if pos >= cb.end {
@@ -1179,6 +1371,7 @@ fn analyze_code_block<'a>(
                         format!("label name {name:?} must start with @"),
                     );
                 }
+                check_reserved_name(cx, pos, name);
                 if !label_names.insert(name) {
                     cx.err("PRM 4.9", pos, format!("label {name} is defined twice"));
                 }
@@ -1202,6 +1395,7 @@ fn analyze_code_block<'a>(
                     cx.err("PRM 4.3.6", pos, "an arg block defines only arg variables");
                 }
                 let name = cx.name_str(f.name);
+                check_reserved_name(cx, pos, name);
                 if !b.names.insert(name) {
                     cx.err(
                         "PRM 4.6.2",
@@ -1248,9 +1442,13 @@ fn analyze_code_block<'a>(
                     b.visible.remove(&v);
                 }
             }
-            Code::DirectiveControl(d) => check_control(cx, &b, pos, d),
-            Code::DirectiveComment(_) | Code::DirectivePragma(_) | Code::DirectiveLoc(_) => {}
-            Code::DirectiveNone(_) => {}
+            Code::DirectiveControl(d) => {
+                check_control(cx, &b, pos, d);
+                controls.push((pos, d.control, control_values(cx.m, d)));
+            }
+            Code::DirectivePragma(p) => check_pragma_constants(cx, pos, p),
+            Code::DirectiveLoc(l) => check_loc(cx, pos, l),
+            Code::DirectiveComment(_) | Code::DirectiveNone(_) => {}
             _ if c.inst().is_some() => {
                 if let Some(i) = c.inst() {
                     if !cx.m.fill_inst_operands(i.operands, &mut ops) {
@@ -1289,6 +1487,7 @@ fn analyze_code_block<'a>(
         cx.err("PRM 4.3.6", start, "arg block is not closed");
     }
     check_label_uses(cx, &b);
+    check_control_consistency(cx, &controls);
     check_register_limits(cx, at, &cb.registers);
     if cx.want_info {
         cb.blocks = build_cfg(cx, &cb, &label_index, &block_ends);
@@ -1350,6 +1549,13 @@ fn check_local_variable<'a>(
                 );
             }
             b.arg_vars.insert(at.get());
+            if v.type_.is_array() && v.dim.get() == 0 {
+                cx.err(
+                    "PRM 4.3.8",
+                    at,
+                    "an arg block variable is a definition: its array needs a dimension",
+                );
+            }
             if v.linkage != BrigLinkage::ARG {
                 cx.err("PRM 4.12.4", at, "an arg-block variable has arg linkage");
             }
@@ -1360,6 +1566,9 @@ fn check_local_variable<'a>(
             "kernarg variables are only kernel arguments",
         ),
         Seg::GLOBAL | Seg::READONLY | Seg::GROUP | Seg::PRIVATE | Seg::SPILL => {
+            if b.in_arg_block.is_some() {
+                cx.err("PRM 4.3.6", at, "an arg block defines only arg variables");
+            }
             if !b.names.insert(name) {
                 cx.err(
                     "PRM 4.6.2",
@@ -1480,6 +1689,85 @@ fn check_control(cx: &mut Cx<'_, '_>, b: &Block, at: CodeOffset, d: &brig::BrigD
                     "a size in a control directive must be greater than 0",
                 );
             }
+        }
+    }
+}
+
+/// The values of a control directive's operands (`None`: WAVESIZE or not
+/// a constant), at most three.
+type ControlValues = [Option<u64>; 3];
+
+fn control_values(m: &Index<'_>, d: &brig::BrigDirectiveControl) -> ControlValues {
+    let mut out = [None; 3];
+    for (slot, o) in out
+        .iter_mut()
+        .zip(m.operand_list(d.operands).unwrap_or_default())
+    {
+        if let Ok(Operand::ConstantBytes(c)) = m.operand(o) {
+            *slot = const_value(m, c);
+        }
+    }
+    out
+}
+
+/// PRM 13.4, across the control directives of one code block: a repeated
+/// directive (other than the exception sets and requirenopartialworkgroups)
+/// repeats its values; requireddim agrees with the required sizes (unused
+/// dimensions are 1); the maximum flat sizes are at least the product of
+/// the required sizes.
+fn check_control_consistency(
+    cx: &mut Cx<'_, '_>,
+    controls: &[(CodeOffset, brig::BrigControlDirective, ControlValues)],
+) {
+    use brig::BrigControlDirective as C;
+    if controls.len() < 2 {
+        return;
+    }
+    let first = |c: C| controls.iter().find(|x| x.1 == c).map(|x| (x.0, x.2));
+    for (k, &(at, c, vals)) in controls.iter().enumerate() {
+        let unioned = matches!(
+            c,
+            C::ENABLEBREAKEXCEPTIONS | C::ENABLEDETECTEXCEPTIONS | C::REQUIRENOPARTIALWORKGROUPS
+        );
+        if !unioned && controls[..k].iter().any(|x| x.1 == c && x.2 != vals) {
+            cx.err(
+                "PRM 13.4",
+                at,
+                "a repeated control directive must have the same values",
+            );
+        }
+    }
+    let dim = first(C::REQUIREDDIM).and_then(|(_, v)| v[0]);
+    for (c, max) in [
+        (C::REQUIREDWORKGROUPSIZE, C::MAXFLATWORKGROUPSIZE),
+        (C::REQUIREDGRIDSIZE, C::MAXFLATGRIDSIZE),
+    ] {
+        let Some((at, v)) = first(c) else { continue };
+        if let Some(d) = dim
+            && v.iter()
+                .enumerate()
+                .any(|(i, x)| (i as u64) >= d && x.is_some_and(|x| x != 1))
+        {
+            cx.err(
+                "PRM 13.4",
+                at,
+                format!("with requireddim {d}, the sizes of the unused dimensions must be 1"),
+            );
+        }
+        let product = v
+            .iter()
+            .try_fold(1u128, |p, x| x.map(|x| p * u128::from(x)));
+        if let (Some(p), Some((mat, mv))) = (product, first(max))
+            && let Some(m) = mv[0]
+            && u128::from(m) < p
+        {
+            cx.err(
+                "PRM 13.4",
+                mat,
+                format!(
+                    "the maximum flat size {m} is less than the product {p} of the required sizes"
+                ),
+            );
         }
     }
 }
