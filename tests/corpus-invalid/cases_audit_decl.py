@@ -45,3 +45,5 @@ EXTRA.update({
  'base_f64_aggregate': TO_BASE,
  'pragma_image_without_extension': NO_IMAGE,
 })
+case('base_f64_argument', '16.2.1', 'the base profile has no f64 formal arguments', '', hdr='bl', pre='function &f()(arg_f64 %a) { ret; };', kernel=False)
+case('small_sig64_argument', '4.13.3', 'the small model has no sig64 formal arguments', '', hdr='fs', pre='function &f()(arg_sig64 %a) { ret; };', kernel=False)

@@ -79,6 +79,8 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
         0,
         None,
     ),
+    ("base_f64_argument", "function &f()(arg_f64", 0, None),
+    ("small_sig64_argument", "function &f()(arg_sig64", 0, None),
     ("const_without_initializer", "const global_u32 &x", 0, None),
     ("pragma_register_module", "pragma \"x\"", 0, None),
     ("initializer_aggregate_non_bit", "global_u32 &x[2]", 0, None),

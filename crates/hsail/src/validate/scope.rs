@@ -518,37 +518,7 @@ fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable
         );
     }
     check_natural_align(cx, at, v);
-    if (elem.is_image() || elem == BrigType::SAMP) && !cx.env.image_ext {
-        cx.err(
-            "PRM 13.1.2",
-            at,
-            "image and sampler variables need extension \"IMAGE\"",
-        );
-    }
-    if cx.env.profile == BrigProfile::BASE && elem.base() == BrigType::F64 {
-        cx.err(
-            "PRM 16.2.1",
-            at,
-            "the base profile does not support f64 variables",
-        );
-    }
-    // PRM 4.13.3: sig32 only in the small model, sig64 only in the large
-    // one ("this includes segment variable declarations, definitions").
-    let large = cx.env.model == BrigMachineModel::LARGE;
-    if elem
-        == if large {
-            BrigType::SIG32
-        } else {
-            BrigType::SIG64
-        }
-    {
-        let model = if large { "large" } else { "small" };
-        let msg = format!(
-            "the {model} model has no {} variables",
-            elem.text().unwrap_or_default()
-        );
-        cx.err("PRM 4.13.3", at, msg);
-    }
+    check_type_support(cx, at, elem);
     if v.modifier.contains(BrigVariableModifierMask::CONST)
         && !matches!(v.segment, Seg::GLOBAL | Seg::READONLY)
     {
@@ -589,6 +559,44 @@ fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable
                 v.segment.name().unwrap_or("?")
             ),
         );
+    }
+}
+
+/// The profile, machine model and extensions allow the type of a variable
+/// or formal argument: image and sampler types need extension IMAGE
+/// (PRM 13.1.2), the base profile has no f64 (16.2.1), the small model no
+/// sig64 and the large model no sig32 (4.13.3).
+fn check_type_support(cx: &mut Cx<'_, '_>, at: CodeOffset, elem: BrigType) {
+    if (elem.is_image() || elem == BrigType::SAMP) && !cx.env.image_ext {
+        cx.err(
+            "PRM 13.1.2",
+            at,
+            "image and sampler variables and arguments need extension \"IMAGE\"",
+        );
+    }
+    if cx.env.profile == BrigProfile::BASE && elem.base() == BrigType::F64 {
+        cx.err(
+            "PRM 16.2.1",
+            at,
+            "the base profile does not support f64 variables or arguments",
+        );
+    }
+    // PRM 4.13.3: sig32 only in the small model, sig64 only in the large
+    // one ("this includes segment variable declarations, definitions").
+    let large = cx.env.model == BrigMachineModel::LARGE;
+    if elem
+        == if large {
+            BrigType::SIG32
+        } else {
+            BrigType::SIG64
+        }
+    {
+        let model = if large { "large" } else { "small" };
+        let msg = format!(
+            "the {model} model has no {} variables",
+            elem.text().unwrap_or_default()
+        );
+        cx.err("PRM 4.13.3", at, msg);
     }
 }
 
@@ -1068,13 +1076,7 @@ fn check_executable(
         if elem == BrigType::B1 || elem.bit_size().is_none() {
             cx.err("PRM 4.13", a, "arguments cannot have this type");
         }
-        if (elem.is_image() || elem == BrigType::SAMP) && !cx.env.image_ext {
-            cx.err(
-                "PRM 13.1.2",
-                a,
-                "image and sampler arguments need extension \"IMAGE\"",
-            );
-        }
+        check_type_support(cx, a, elem);
     }
     let mut names = FastSet::default();
     for &a in &args {
