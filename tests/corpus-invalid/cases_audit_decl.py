@@ -47,3 +47,7 @@ EXTRA.update({
 })
 case('base_f64_argument', '16.2.1', 'the base profile has no f64 formal arguments', '', hdr='bl', pre='function &f()(arg_f64 %a) { ret; };', kernel=False)
 case('small_sig64_argument', '4.13.3', 'the small model has no sig64 formal arguments', '', hdr='fs', pre='function &f()(arg_sig64 %a) { ret; };', kernel=False)
+# ---- 10.8 indirect functions add no group/private memory or fbarriers
+case('indirect_defines_group', '10.8', 'an indirect function defines no group variable', '', pre='indirect function &g()() {\n\tgroup_u32 %x;\n\tret;\n};', kernel=False)
+case('indirect_callee_module_private', '10.8', 'functions an indirect function calls reference no module-scope private variable', '', pre='private_u32 &pv;\nfunction &h()() {\n\tld_private_u32 $s0, [&pv];\n\tret;\n};\nindirect function &g()() {\n\t{\n\t\tcall &h()();\n\t}\n\tret;\n};', kernel=False)
+case('indirect_fbarrier', '10.8', 'an indirect function references no module-scope fbarrier', '', pre='fbarrier &fb;\nindirect function &g()() {\n\twaitfbar &fb;\n\tret;\n};', kernel=False)

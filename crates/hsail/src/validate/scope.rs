@@ -221,6 +221,7 @@ pub fn analyze(
         }
     }
     let defs = definitions(&entries);
+    check_indirect_functions(&mut cx, &defs);
     if parallel && defs.len() > 1 {
         // Code blocks are independent: analyze the second half (by code
         // entries) on another thread; its errors follow the first half's,
@@ -271,6 +272,110 @@ pub fn analyze(
         info.code_blocks = analyze_code_blocks(&mut cx, &defs);
     }
     (info, cx.structural)
+}
+
+/// PRM 10.8: an indirect function, and every function it reaches by
+/// `call` or `scall` (among the definitions of this module), defines no
+/// group variable or fbarrier and references no module-scope group or
+/// private variable or fbarrier (it cannot add to a kernel's group or
+/// private memory or fbarriers).
+fn check_indirect_functions(cx: &mut Cx<'_, '_>, defs: &[(CodeOffset, Code<'_>)]) {
+    if !defs
+        .iter()
+        .any(|(_, c)| c.kind() == BrigKind::DIRECTIVE_INDIRECT_FUNCTION)
+    {
+        return;
+    }
+    let by_name: FastMap<&str, &BrigDirectiveExecutable> = defs
+        .iter()
+        .filter_map(|(_, c)| c.executable().map(|e| (cx.name_str(e.name), e)))
+        .collect();
+    for &(_, c) in defs {
+        let Some(root) = c.executable() else { continue };
+        if c.kind() != BrigKind::DIRECTIVE_INDIRECT_FUNCTION {
+            continue;
+        }
+        let mut seen: FastSet<&str> = FastSet::default();
+        let mut stack = vec![root];
+        while let Some(e) = stack.pop() {
+            if !seen.insert(cx.name_str(e.name)) {
+                continue;
+            }
+            let (violation, callees) = indirect_scan(cx.m, e);
+            if let Some((at, what)) = violation {
+                let msg = format!(
+                    "indirect function {} (or a function it calls) {what}",
+                    cx.name_str(root.name)
+                );
+                cx.err("PRM 10.8", at, msg);
+                break;
+            }
+            stack.extend(callees.iter().filter_map(|n| by_name.get(cx.name_str(*n))));
+        }
+    }
+}
+
+/// One code block for [`check_indirect_functions`]: its first forbidden
+/// definition or reference, and the names of the functions it calls.
+fn indirect_scan(
+    m: &Index<'_>,
+    e: &BrigDirectiveExecutable,
+) -> (Option<(CodeOffset, &'static str)>, Vec<brig::DataOffset>) {
+    let mut callees = Vec::new();
+    let first = m
+        .code_ordinal(e.first_code_block_entry)
+        .unwrap_or(usize::MAX);
+    let mut ops = InstOperands::default();
+    // What a referenced code entry means for an indirect function.
+    let referenced = |at: CodeOffset, callees: &mut Vec<brig::DataOffset>| match m.code(at) {
+        Ok(Code::DirectiveVariable(v))
+            if matches!(v.segment, Seg::GROUP | Seg::PRIVATE)
+                && matches!(v.linkage, BrigLinkage::MODULE | BrigLinkage::PROGRAM) =>
+        {
+            Some("references a module-scope group or private variable")
+        }
+        Ok(Code::DirectiveFbarrier(f))
+            if matches!(f.linkage, BrigLinkage::MODULE | BrigLinkage::PROGRAM) =>
+        {
+            Some("references a module-scope fbarrier")
+        }
+        Ok(Code::DirectiveFunction(f) | Code::DirectiveIndirectFunction(f)) => {
+            callees.push(f.name);
+            None
+        }
+        _ => None,
+    };
+    for (pos, c) in m.code_entries_from(first) {
+        if pos >= e.next_module_entry {
+            break;
+        }
+        let bad = match c {
+            Code::DirectiveVariable(v) if v.segment == Seg::GROUP => {
+                Some("defines a group segment variable")
+            }
+            Code::DirectiveFbarrier(_) => Some("defines an fbarrier"),
+            _ => c.inst().and_then(|i| {
+                m.fill_inst_operands(i.operands, &mut ops);
+                ops.iter().find_map(|o| match o {
+                    Operand::Address(a) => a
+                        .symbol
+                        .non_null()
+                        .and_then(|s| referenced(s, &mut callees)),
+                    Operand::CodeRef(r) => referenced(r.ref_, &mut callees),
+                    Operand::CodeList(l) => m
+                        .code_list(l.elements)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .find_map(|t| referenced(t, &mut callees)),
+                    _ => None,
+                })
+            }),
+        };
+        if let Some(what) = bad {
+            return (Some((pos, what)), callees);
+        }
+    }
+    (None, callees)
 }
 
 /// [`analyze_code_block`] for each definition in `defs`, in order.
