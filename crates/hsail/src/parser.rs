@@ -1375,10 +1375,16 @@ impl<'a> Parser<'a> {
             p.addressing = 255;
         }
         self.expect(Tok::LParen, "`(`")?;
+        // Each property is given once (PRM 7.1.7, 7.1.8 list each once).
+        let mut seen: Vec<&str> = Vec::new();
         loop {
             let kt = self.expect(Tok::Word, "property name")?;
             let key = self.text(kt);
             let ks = Span::new(kt.start, kt.end);
+            if seen.contains(&key) {
+                return err(format!("PRM 7.1.7: {key} is already set"), ks);
+            }
+            seen.push(key);
             self.expect(Tok::Equal, "`=`")?;
             match (ty == types::SAMP, key) {
                 (false, "width") => p.width = self.read_int()?,

@@ -905,7 +905,11 @@ fn check_source(cx: &mut Cx<'_, '_, '_>, i: usize, o: Operand<'_>, t: Option<Bri
                 );
                 cx.op_err("PRM 4.8", i, msg);
             }
-            if matches!(t.base_class(), BaseClass::Opaque) {
+            // PRM 4.8.3: image and sampler constants only initialize
+            // variables (or are pragma operands); a signal typed constant
+            // (the null handle) is an ordinary immediate of its type.
+            let signal_const = matches!(t, BrigType::SIG32 | BrigType::SIG64) && c.type_ == t;
+            if matches!(t.base_class(), BaseClass::Opaque) && !signal_const {
                 cx.op_err(
                     "PRM 4.8",
                     i,
