@@ -14,7 +14,8 @@ use logos::Logos;
 
 /// One token kind. The text of a token is the source slice of its span.
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
-#[logos(skip r"[ \t\r\n\f]+")]
+// PRM 4.4: space, tab, new-line, vertical tab and form feed separate tokens.
+#[logos(skip r"[ \t\r\n\f\x0b]+")]
 pub enum Tok {
     /// A keyword, mnemonic, type name or other bare word.
     #[regex(r"[a-zA-Z_][a-zA-Z0-9_.]*")]

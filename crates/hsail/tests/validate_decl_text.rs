@@ -2,7 +2,7 @@
 //! (BRIG loses the difference), where the PRM is stricter than HSAILasm:
 //! each program is rejected citing its PRM section; each valid neighbour
 //! (accepted by HSAILasm too, see tests/corpus/audit/audit_decl.hsail)
-//! is accepted.
+//! is accepted (or, for white space, accepted per PRM 4.4).
 
 use hsail::lower::assemble_validated;
 
@@ -34,6 +34,9 @@ const VALID: &[(&str, &str)] = &[
     (BASE, "global_b64 &x = 0x3ff8000000000000;"),
     (BASE, "kernel &k() { mov_b32 $s0, 1.5f; ret; };"),
     (FULL, "global_sig64 &s[2] = sig64[](sig64(0), sig64(0));"),
+    // PRM 4.4: vertical tab and form feed are white space (HSAILasm
+    // rejects the vertical tab).
+    (FULL, "global_u32\x0b&x;\x0c"),
 ];
 
 #[test]
