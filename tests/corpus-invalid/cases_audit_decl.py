@@ -52,3 +52,4 @@ case('indirect_defines_group', '10.8', 'an indirect function defines no group va
 case('indirect_callee_module_private', '10.8', 'functions an indirect function calls reference no module-scope private variable', '', pre='private_u32 &pv;\nfunction &h()() {\n\tld_private_u32 $s0, [&pv];\n\tret;\n};\nindirect function &g()() {\n\t{\n\t\tcall &h()();\n\t}\n\tret;\n};', kernel=False)
 case('indirect_fbarrier', '10.8', 'an indirect function references no module-scope fbarrier', '', pre='fbarrier &fb;\nindirect function &g()() {\n\twaitfbar &fb;\n\tret;\n};', kernel=False)
 case('image_property_twice', '7.1.7', 'an image constant sets each property once', '', pre='alloc(agent) global_roimg &a = roimg(geometry = 1d, width = 4, width = 8, channel_type = unorm_int8, channel_order = rgba);', kernel=False, note='IMAGE')
+case('image_private_variable', '7.1.7', 'image handle variables are global, readonly, arg or kernarg', 'private_roimg %x;\n\tret;', note='IMAGE')

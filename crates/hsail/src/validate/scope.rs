@@ -624,6 +624,25 @@ fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable
     }
     check_natural_align(cx, at, v);
     check_type_support(cx, at, elem);
+    // PRM 7.1.7, 7.1.8: image and sampler handles live in the global,
+    // readonly, arg and kernarg segments only.
+    if (elem.is_image() || elem == BrigType::SAMP)
+        && !matches!(
+            v.segment,
+            Seg::GLOBAL | Seg::READONLY | Seg::ARG | Seg::KERNARG
+        )
+    {
+        let rule = if elem == BrigType::SAMP {
+            "PRM 7.1.8"
+        } else {
+            "PRM 7.1.7"
+        };
+        cx.err(
+            rule,
+            at,
+            "image and sampler variables are in the global, readonly, arg or kernarg segment",
+        );
+    }
     if v.modifier.contains(BrigVariableModifierMask::CONST)
         && !matches!(v.segment, Seg::GLOBAL | Seg::READONLY)
     {
