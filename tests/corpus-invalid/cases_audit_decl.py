@@ -53,3 +53,4 @@ case('indirect_callee_module_private', '10.8', 'functions an indirect function c
 case('indirect_fbarrier', '10.8', 'an indirect function references no module-scope fbarrier', '', pre='fbarrier &fb;\nindirect function &g()() {\n\twaitfbar &fb;\n\tret;\n};', kernel=False)
 case('image_property_twice', '7.1.7', 'an image constant sets each property once', '', pre='alloc(agent) global_roimg &a = roimg(geometry = 1d, width = 4, width = 8, channel_type = unorm_int8, channel_order = rgba);', kernel=False, note='IMAGE')
 case('image_private_variable', '7.1.7', 'image handle variables are global, readonly, arg or kernarg', 'private_roimg %x;\n\tret;', note='IMAGE')
+case('icall_handle_size', '10.8', 'icall takes a code handle of the machine model size (32-bit small)', '{\n\t\ticall_u64 $d0 () () &s;\n\t}\n\tret;', hdr='fs', pre='signature &s()();')

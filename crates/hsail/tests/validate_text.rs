@@ -80,6 +80,7 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
         None,
     ),
     ("base_f64_argument", "function &f()(arg_f64", 0, None),
+    ("icall_handle_size", "icall_u64", 0, None),
     ("image_private_variable", "private_roimg %x", 0, None),
     ("image_property_twice", "global_roimg &a", 0, None),
     ("indirect_defines_group", "group_u32 %x", 0, None),

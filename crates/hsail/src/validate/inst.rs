@@ -1861,7 +1861,8 @@ fn check_width(cx: &mut Cx<'_, '_, '_>, w: brig::BrigWidth) {
 }
 
 /// PRM 4.13.3 (Table 4-4), 2.9: sig64 does not exist in the small model
-/// and sig32 not in the large one, for instructions and variables alike.
+/// and sig32 not in the large one, for instructions and variables alike;
+/// icall's code handle has the model's size (10.8.1).
 fn check_signal_model(cx: &mut Cx<'_, '_, '_>) {
     let bad = if cx.env.large() {
         BrigType::SIG32
@@ -1877,5 +1878,19 @@ fn check_signal_model(cx: &mut Cx<'_, '_, '_>) {
             "PRM 2.9",
             format!("the {model} model has no {} type", tname(bad)),
         );
+    }
+    // PRM 10.8.1, Table 2-3: icall's length is the size of an indirect
+    // function code handle, 32 bits in the small model and 64 in the large.
+    let handle = if cx.env.large() {
+        BrigType::U64
+    } else {
+        BrigType::U32
+    };
+    if cx.v.opcode == Op::ICALL && cx.v.ty != handle {
+        let msg = format!(
+            "icall takes a {}-bit indirect function code handle in this machine model",
+            if cx.env.large() { 64 } else { 32 }
+        );
+        cx.err("PRM 10.8", msg);
     }
 }
