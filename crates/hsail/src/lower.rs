@@ -81,21 +81,21 @@ pub fn parse<'a>(source: &'a str, file_name: &str) -> Result<Module<'a>, Diagnos
 /// integer operations, calls outside an argument block, image instructions
 /// without `extension "IMAGE"`), at the position HSAILasm gives.
 pub fn assemble(source: &str, file_name: &str) -> Result<Vec<u8>, Diagnostics> {
-    assemble_with(source, file_name, true, false, false).map(|(w, _)| w.finish())
+    assemble_with(source, file_name, true, false).map(|(w, _)| w.finish())
 }
 
 /// [`assemble`], returning the module before it is laid out, so that a big
 /// one can go straight to a file with [`BrigWriter::write_to`] instead of
 /// first being copied into one buffer.
 pub fn assemble_to_writer(source: &str, file_name: &str) -> Result<BrigWriter, Diagnostics> {
-    assemble_with(source, file_name, true, false, false).map(|(w, _)| w)
+    assemble_with(source, file_name, true, false).map(|(w, _)| w)
 }
 
 /// Like [`assemble`] but without the instruction-level checks: produces BRIG
 /// for any syntactically valid input whose names resolve (for feeding a
 /// validator with semantically invalid modules).
 pub fn assemble_unchecked(source: &str, file_name: &str) -> Result<Vec<u8>, Diagnostics> {
-    assemble_with(source, file_name, false, false, false).map(|(w, _)| w.finish())
+    assemble_with(source, file_name, false, false).map(|(w, _)| w.finish())
 }
 
 /// [`assemble`] (`checks`) or [`assemble_unchecked`], also recording
@@ -106,22 +106,20 @@ pub fn assemble_with_map(
     file_name: &str,
     checks: bool,
 ) -> Result<(Vec<u8>, SourceMap), Diagnostics> {
-    let (brig, map) = assemble_with(source, file_name, checks, true, false)?;
+    let (brig, map) = assemble_with(source, file_name, checks, true)?;
     Ok((brig.finish(), map.unwrap_or_default()))
 }
 
 /// Assembles (with [`assemble`]'s checks when `checks`) and validates:
 /// the validator's errors at the statement or operand that broke the rule
 /// (`file:line:col: error: PRM x.y: …`), in source order. The BRIG when
-/// there are none. Also checks the PRM rules only the text shows (see
-/// `Lower::prm_text`).
+/// there are none.
 pub fn assemble_validated(
     source: &str,
     file_name: &str,
     checks: bool,
 ) -> Result<Vec<u8>, Diagnostics> {
-    let (brig, map) = assemble_with(source, file_name, checks, true, true)?;
-    let (brig, map) = (brig.finish(), map.unwrap_or_default());
+    let (brig, map) = assemble_with_map(source, file_name, checks)?;
     let Err(errors) = crate::validate::validate_bytes(&brig) else {
         return Ok(brig);
     };
@@ -230,10 +228,8 @@ fn assemble_with(
     file_name: &str,
     checks: bool,
     map: bool,
-    prm_text: bool,
 ) -> Result<(BrigWriter, Option<SourceMap>), Diagnostics> {
     let mut l = Lower::new(source.len(), checks);
-    l.prm_text = prm_text;
     if map {
         l.map = Some(SourceMap::default());
     }
@@ -390,12 +386,6 @@ struct Lower<'a> {
     /// Where each entry came from, when asked for ([`assemble_with_map`]);
     /// also turns on the PRM 4.8 range check of integer constants.
     map: Option<SourceMap>,
-    /// Check the PRM rules that leave no trace in BRIG (a double-precision
-    /// constant becomes plain bytes): set by [`assemble_validated`] only,
-    /// so [`assemble`] keeps accepting what HSAILasm accepts.
-    prm_text: bool,
-    /// The module header names the base profile.
-    base_profile: bool,
 }
 
 fn base(kind: u16) -> BrigBase {
@@ -437,8 +427,6 @@ impl<'a> Lower<'a> {
             module_syms: Vec::new(),
             body_of: None,
             map: None,
-            prm_text: false,
-            base_profile: false,
         }
     }
 
@@ -542,7 +530,6 @@ impl<'a> Lower<'a> {
             reserved: 0,
         });
         self.machine_large = h.machine_model == 1;
-        self.base_profile = BrigProfile::new(h.profile) == BrigProfile::BASE;
         self.global.entry(h.name.text).or_insert(Sym {
             offset: off,
             kind: K_MODULE,
@@ -1723,9 +1710,6 @@ impl<'a> Lower<'a> {
                 })
             }
             ImmValue::F16(_) | ImmValue::F32(_) | ImmValue::F64(_) => {
-                if matches!(imm.value, ImmValue::F64(_)) {
-                    self.check_base_double(imm.span);
-                }
                 let (bt, bits, nbytes, sign): (u16, u64, usize, u64) = match imm.value {
                     ImmValue::F16(b) => (types::F16, b as u64, 2, 0x8000),
                     ImmValue::F32(b) => (types::F32, b as u64, 4, 0x8000_0000),
@@ -1812,17 +1796,6 @@ impl<'a> Lower<'a> {
                 self.error("Constant value expected", imm.span);
                 None
             }
-        }
-    }
-
-    /// PRM 16.2.1: the base profile has no double-precision constants (in
-    /// operands, typed, packed and array constants and initializers alike).
-    fn check_base_double(&mut self, span: Span) {
-        if self.prm_text && self.base_profile {
-            self.error(
-                "PRM 16.2.1: the base profile does not support double-precision constants",
-                span,
-            );
         }
     }
 

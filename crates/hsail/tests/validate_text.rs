@@ -410,38 +410,3 @@ fn span_of_names_statements_and_operands() {
     assert_eq!(text(map.span_of(code, add, Some(2)).unwrap()), "7");
     assert_eq!(map.span_of(brig::BrigSectionIndex::new(0), 0, None), None);
 }
-
-/// PRM 16.2.1: the base profile "does not support … double-precision
-/// floating point constants". BRIG keeps no trace of how a constant was
-/// written, so this is a text rule: every form is rejected at the
-/// constant in a `$base` module and accepted in a `$full` one (HSAILasm
-/// accepts all of them but the aggregate item).
-#[test]
-fn base_profile_has_no_double_constants() {
-    const FORMS: &[(&str, &str)] = &[
-        ("", "mov_b64 $d1, 1.0;"),
-        ("", "mov_b64 $d1, 0d3ff0000000000000;"),
-        ("", "mov_b64 $d1, f64(1.0);"),
-        ("", "mov_b128 $q1, f64x2(1.0, 2.0);"),
-        ("global_b64 &x = 1.0;", "ret;"),
-        ("global_b64 &x[2] = {f64(1.0), u64(2)};", "ret;"),
-    ];
-    for (pre, stmt) in FORMS {
-        for profile in ["$base", "$full"] {
-            let src = format!(
-                "module &m:1:0:{profile}:$large:$default;\n{pre}\nkernel &k()\n{{\n\t{stmt}\n}};\n"
-            );
-            let result = assemble_validated(&src, "d.hsail", false);
-            match (profile, result) {
-                ("$full", Err(d)) => panic!("{pre} {stmt}: rejected in the full profile:\n{d}"),
-                ("$base", Ok(_)) => panic!("{pre} {stmt}: accepted in the base profile"),
-                ("$base", Err(d)) => assert!(
-                    d.iter().all(|e| e.message.starts_with("PRM 16.2.1:")
-                        && src[e.span.clone()].starts_with(|c: char| c.is_ascii_digit())),
-                    "{pre} {stmt}: want PRM 16.2.1 at the constant, got:\n{d}"
-                ),
-                _ => {}
-            }
-        }
-    }
-}
