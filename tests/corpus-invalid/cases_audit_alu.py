@@ -12,5 +12,3 @@ case('combine_same_size', '5.8', 'combine sources are narrower than the destinat
 case('expand_vector_count', '5.8', 'expand b64 into b32 takes two destinations', 'expand_v4_b32_b64 ($s0, $s1, $s2, $s3), $d0;')
 case('expand_too_few', '5.8', 'expand b128 into b32 takes four destinations', 'expand_v2_b32_b128 ($s0, $s1), $q0;')
 case('fma_packed', '5.11', 'fma has no packed form', 'fma_pp_f32x2 $d1, $d2, $d3, $d4;')
-case('base_f64_aggregate', '16.2.1', 'the base profile has no double-precision constants', '', hdr='bl', pre='global_b64 &x[2] = {f64(1.0), f64(2.0)};', kernel=False)
-case('base_f64x2_aggregate', '16.2.1', 'the base profile has no f64x2 constants', '', hdr='bl', pre='global_b128 &w[1] = {f64x2(1.0, 2.0)};', kernel=False)

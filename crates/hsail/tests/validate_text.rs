@@ -216,8 +216,6 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
     ("expand_vector_count", "expand_v4_b32_b64", 0, Some("($s0")),
     ("expand_too_few", "expand_v2_b32_b128", 0, Some("($s0")),
     ("fma_packed", "fma_pp_f32x2", 0, None),
-    ("base_f64_aggregate", "global_b64 &x[2]", 0, None),
-    ("base_f64x2_aggregate", "global_b128 &w[1]", 0, None),
 ];
 
 /// Files our assembler rejects before the validator runs (its errors are

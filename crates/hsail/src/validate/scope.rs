@@ -667,7 +667,6 @@ fn check_initializer(
                 match cx.m.operand(e) {
                     Ok(Operand::ConstantImage(c)) => check_image_properties(cx, at, c),
                     Ok(Operand::ConstantSampler(c)) => check_sampler_properties(cx, at, c),
-                    Ok(Operand::ConstantBytes(c)) => check_base_f64_constant(cx, at, c.type_),
                     _ => {}
                 }
             }
@@ -688,19 +687,6 @@ fn check_initializer(
             }
         }
         _ => cx.err("PRM 4.10", at, "an initializer must be a constant"),
-    }
-}
-
-/// PRM 16.2.1: the base profile has no double-precision constants (`f64`,
-/// `f64x2` or arrays of them); aggregate items keep their own type in BRIG.
-fn check_base_f64_constant(cx: &mut Cx<'_, '_>, at: CodeOffset, t: BrigType) {
-    let elem = t.array_element().unwrap_or(t);
-    if cx.env.profile == BrigProfile::BASE && elem.base() == BrigType::F64 {
-        let msg = format!(
-            "the base profile does not support {} constants",
-            elem.text().unwrap_or_default()
-        );
-        cx.err("PRM 16.2.1", at, msg);
     }
 }
 
