@@ -1542,8 +1542,10 @@ impl<'a> Parser<'a> {
                 ImmValue::F64(self.f64_bits(t)?)
             }
             Tok::Word => {
-                let name = text.strip_prefix('_').unwrap_or(text);
-                let Some(ty) = types::from_name(name) else {
+                // A typed constant starts with its type name: no `_`
+                // prefix (ch. 19 `typedConstant`; HSAILasm rejects `_u32(1)`
+                // although a PRM 4.17 example writes `_f16x2(…)`).
+                let Some(ty) = types::from_name(text) else {
                     return err("constant value expected", Span::new(t.start, t.end));
                 };
                 if types::is_bit(ty) {

@@ -260,6 +260,23 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
         0,
         Some("WAVESIZE"),
     ),
+    // audit-alu (tests/corpus-invalid/cases_audit_alu.py)
+    ("nullptr_global", "nullptr_global_u64", 0, None),
+    ("nullptr_global_small", "nullptr_global_u32", 0, None),
+    ("nullptr_readonly", "nullptr_readonly_u64", 0, None),
+    ("nullptr_arg", "nullptr_arg_u32", 0, None),
+    ("nullptr_spill", "nullptr_spill_u32", 0, None),
+    (
+        "combine_vector_count",
+        "combine_v2_b128_b32",
+        0,
+        Some("($s0"),
+    ),
+    ("combine_too_many", "combine_v4_b64_b32", 0, Some("($s0")),
+    ("combine_same_size", "combine_v2_b64_b64", 0, None),
+    ("expand_vector_count", "expand_v4_b32_b64", 0, Some("($s0")),
+    ("expand_too_few", "expand_v2_b32_b128", 0, Some("($s0")),
+    ("fma_packed", "fma_pp_f32x2", 0, None),
 ];
 
 /// Files our assembler rejects before the validator runs (its errors are

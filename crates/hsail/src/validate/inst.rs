@@ -205,6 +205,7 @@ pub fn check_inst(
         _ => {}
     }
     check_pack_source(&mut cx);
+    check_combine(&mut cx);
     check_signal_model(&mut cx);
 }
 
@@ -1394,6 +1395,39 @@ fn check_pack_source(cx: &mut Cx<'_, '_, '_>) {
     }
 }
 
+/// `combine`/`expand` (PRM 5.8): the vector operand has as many elements
+/// as the wide operand holds narrow ones (b64 = 2 × b32, b128 = 4 × b32 or
+/// 2 × b64), so the two types also differ in size.
+fn check_combine(cx: &mut Cx<'_, '_, '_>) {
+    let (wide, narrow, vector) = match cx.v.opcode {
+        Op::COMBINE => (cx.v.ty, cx.v.src, 1),
+        Op::EXPAND => (cx.v.src, cx.v.ty, 0),
+        _ => return,
+    };
+    let (Some(w), Some(n)) = (wide.bit_size(), narrow.bit_size()) else {
+        return;
+    };
+    let name = || format!("{}_{}_{}", cx.mnemonic(), tname(cx.v.ty), tname(cx.v.src));
+    let want = (w / n.max(1)) as usize;
+    if want < 2 {
+        let msg = format!(
+            "{}: the vector elements must be narrower than the {w}-bit value",
+            name()
+        );
+        cx.err("PRM 5.8", msg);
+        return;
+    }
+    if let Some(found) = operand_width(cx, vector)
+        && found != want
+    {
+        let msg = format!(
+            "{} needs a vector of {want} elements, found {found}",
+            name()
+        );
+        cx.op_err("PRM 5.8", vector, msg);
+    }
+}
+
 /// `ld`/`st`/`alloca` (PRM 6.3, 6.4, 10.10): segments, opaque types,
 /// `const`, widths, alignment.
 fn check_mem(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstMem) {
@@ -1684,11 +1718,17 @@ fn check_lda(cx: &mut Cx<'_, '_, '_>) {
     check_address_type(cx, seg);
 }
 
-/// `nullptr` (PRM 11.4): the type is the segment's address size.
+/// `nullptr` (PRM 11.4): flat (no segment), group, private or kernarg —
+/// global and readonly share the flat null value, arg and spill have none;
+/// the type is the segment's address size.
 fn check_nullptr(cx: &mut Cx<'_, '_, '_>) {
     let seg = cx.v.segment;
-    if seg == Seg::NONE || seg.raw() > Seg::ARG.raw() {
-        cx.err("PRM 11.4", "nullptr needs a segment");
+    if !matches!(seg, Seg::FLAT | Seg::GROUP | Seg::PRIVATE | Seg::KERNARG) {
+        let msg = format!(
+            "nullptr cannot take the {} segment (flat, group, private or kernarg)",
+            seg_name(seg)
+        );
+        cx.err("PRM 11.4", msg);
     }
     check_address_type(cx, seg);
 }

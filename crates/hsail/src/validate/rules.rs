@@ -379,7 +379,8 @@ pub static RULES: &[InstRule] = &[
         FloatRoundPack
     ),
     rule!(FLOOR, "PRM 5.11", BASIC_MOD, FLOATS, E, UN, FtzPack),
-    rule!(FMA, "PRM 5.11", BASIC_MOD, FLOATS, E, TER, FloatRoundPack),
+    // fma has no packed form (PRM 5.11: three sources).
+    rule!(FMA, "PRM 5.11", BASIC_MOD, FLOAT, E, TER, FloatRoundPack),
     rule!(FRACT, "PRM 5.11", BASIC_MOD, FLOATS, E, UN, FloatRoundPack),
     rule!(
         MAD,
