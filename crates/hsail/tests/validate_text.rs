@@ -199,6 +199,12 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
         0,
         Some("WAVESIZE"),
     ),
+    // audit-mem (PRM ch. 6-12)
+    ("atomicnoret_cas", "atomicnoret_cas", 0, None),
+    ("image_variable_group", "group_roimg %img", 0, None),
+    ("sampler_variable_private", "private_samp &s", 0, None),
+    ("image_channel_combination", "global_roimg &img", 0, None),
+    ("rdimage_dest_type", "rdimage_v4_2d_f16", 0, None),
 ];
 
 /// Files our assembler rejects before the validator runs (its errors are
@@ -209,6 +215,8 @@ const ASSEMBLER_REJECTS: &[&str] = &[
     "arg_variable_outside_block",
     "duplicate_label",
     "image_missing_height",
+    "image_geometry_missing",
+    "image_property_twice",
     "use_before_declaration",
 ];
 

@@ -1478,7 +1478,6 @@ fn check_atomic(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstAtomic) {
         AOp::ST => !ret,
         AOp::ADD
         | AOp::AND
-        | AOp::CAS
         | AOp::MAX
         | AOp::MIN
         | AOp::OR
@@ -1486,7 +1485,8 @@ fn check_atomic(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstAtomic) {
         | AOp::WRAPDEC
         | AOp::WRAPINC
         | AOp::XOR => true,
-        AOp::EXCH => ret,
+        // PRM 6.6.2: exch and cas have no atomicnoret form.
+        AOp::EXCH | AOp::CAS => ret,
         _ => false,
     };
     if !op_ok {
