@@ -1984,7 +1984,7 @@ impl<'a> Parser<'a> {
 
     fn sbr_operands(&mut self) -> PResult<Vec<Operand<'a>>> {
         let first = self.operand(true)?;
-        self.eat(Tok::Comma);
+        // PRM 19 `sbr ... operand branchTargets`: no comma before the list.
         let start = self.expect(Tok::LBrack, "`[`")?.start;
         let mut names = Vec::new();
         loop {

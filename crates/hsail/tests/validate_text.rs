@@ -205,6 +205,12 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
     ("sampler_variable_private", "private_samp &s", 0, None),
     ("image_channel_combination", "global_roimg &img", 0, None),
     ("rdimage_dest_type", "rdimage_v4_2d_f16", 0, None),
+    ("wavebarrier_width", "wavebarrier_width(64)", 0, None),
+    ("ldf_register", "ldf_u32", 0, Some("$s2")),
+    ("activelanemask_v4", "activelanemask_b64_b1", 0, Some("$d0")),
+    ("icall_type_model", "icall_u32", 0, None),
+    ("icall_immediate", "icall_u64", 0, Some("0 ()")),
+    ("kernargbaseptr_type_model", "kernargbaseptr_u32", 0, None),
 ];
 
 /// Files our assembler rejects before the validator runs (its errors are
@@ -217,6 +223,7 @@ const ASSEMBLER_REJECTS: &[&str] = &[
     "image_missing_height",
     "image_geometry_missing",
     "image_property_twice",
+    "sbr_comma",
     "use_before_declaration",
 ];
 
