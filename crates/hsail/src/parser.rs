@@ -2237,6 +2237,11 @@ fn decode_mnemonic(info: &ops::OpInfo, parts: &[Part<'_>], span: Span) -> PResul
     if (m.ntypes as usize) < need {
         return err("type suffix expected", span);
     }
+    // PRM 9.4: of the cross-lane instructions only activelanemask takes a
+    // vector suffix (BRIG has no trace of one, so this is text-only).
+    if syntax == Syntax::Lane && m.vector.is_some() && m.opcode != 98 {
+        return err("no vector modifier expected (PRM 9.4)", span);
+    }
     if syntax == Syntax::QueryImage && m.image_query.is_none() {
         return err("image query expected", span);
     }
