@@ -389,20 +389,6 @@ fn scope_of(s: &str) -> Option<u8> {
     names::memory_scope::from_text(s).map(brig::BrigMemoryScope::raw)
 }
 
-/// The property names of image and sampler constants (PRM 7.1.7, 7.1.8).
-const OPAQUE_PROPERTIES: [&str; 10] = [
-    "width",
-    "height",
-    "depth",
-    "array",
-    "geometry",
-    "channel_order",
-    "channel_type",
-    "coord",
-    "filter",
-    "addressing",
-];
-
 fn geometry_of(s: &str) -> Option<u8> {
     names::geometry::from_text(s).map(brig::BrigImageGeometry::raw)
 }
@@ -1367,19 +1353,10 @@ impl<'a> Parser<'a> {
             p.addressing = 255;
         }
         self.expect(Tok::LParen, "`(`")?;
-        let mut seen = 0u16;
         loop {
             let kt = self.expect(Tok::Word, "property name")?;
             let key = self.text(kt);
             let ks = Span::new(kt.start, kt.end);
-            // PRM 7.1.7, 7.1.8: each property at most once.
-            if let Some(bit) = OPAQUE_PROPERTIES.iter().position(|&k| k == key) {
-                if seen & (1 << bit) != 0 {
-                    let prm = if ty == types::SAMP { "7.1.8" } else { "7.1.7" };
-                    return err(format!("property `{key}` given twice (PRM {prm})"), ks);
-                }
-                seen |= 1 << bit;
-            }
             self.expect(Tok::Equal, "`=`")?;
             match (ty == types::SAMP, key) {
                 (false, "width") => p.width = self.read_int()?,

@@ -201,8 +201,6 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
     ),
     // audit-mem (PRM ch. 6-12)
     ("atomicnoret_cas", "atomicnoret_cas", 0, None),
-    ("image_variable_group", "group_roimg %img", 0, None),
-    ("sampler_variable_private", "private_samp &s", 0, None),
     ("image_channel_combination", "global_roimg &img", 0, None),
     ("rdimage_dest_type", "rdimage_v4_2d_f16", 0, None),
     ("wavebarrier_width", "wavebarrier_width(64)", 0, None),
@@ -222,7 +220,6 @@ const ASSEMBLER_REJECTS: &[&str] = &[
     "duplicate_label",
     "image_missing_height",
     "image_geometry_missing",
-    "image_property_twice",
     "sbr_comma",
     "use_before_declaration",
 ];

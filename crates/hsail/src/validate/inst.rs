@@ -911,7 +911,11 @@ fn check_source(cx: &mut Cx<'_, '_, '_>, i: usize, o: Operand<'_>, t: Option<Bri
                 cx.op_err("PRM 4.8", i, msg);
             }
             if matches!(t.base_class(), BaseClass::Opaque) {
-                check_opaque_immediate(cx, i, c, t);
+                cx.op_err(
+                    "PRM 4.8",
+                    i,
+                    format!("an immediate cannot be used as a {} value", tname(t)),
+                );
             }
         }
         Operand::Wavesize(_) => {
@@ -933,29 +937,6 @@ fn check_source(cx: &mut Cx<'_, '_, '_>, i: usize, o: Operand<'_>, t: Option<Bri
             i,
             format!("{} needs a register or an immediate here", cx.mnemonic()),
         ),
-    }
-}
-
-/// An immediate for an opaque operand (PRM 4.16, Table 4-1): only a
-/// signal typed constant of the operand's signal type, whose value is 0
-/// (the null handle, PRM 4.8.3); image and sampler constants and integer
-/// constants are not allowed.
-fn check_opaque_immediate(
-    cx: &mut Cx<'_, '_, '_>,
-    i: usize,
-    c: &brig::BrigOperandConstantBytes,
-    t: BrigType,
-) {
-    if c.type_ != t || !matches!(t, BrigType::SIG32 | BrigType::SIG64) {
-        let msg = format!("an immediate cannot be used as a {} value", tname(t));
-        cx.op_err("PRM 4.8", i, msg);
-    } else if cx
-        .m
-        .data_bytes(c.bytes)
-        .is_ok_and(|b| b.iter().any(|&x| x != 0))
-    {
-        let msg = format!("a {} constant is the null handle 0", tname(t));
-        cx.op_err("PRM 4.8.3", i, msg);
     }
 }
 

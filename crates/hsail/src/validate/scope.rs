@@ -518,7 +518,6 @@ fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable
             "image and sampler variables need extension \"IMAGE\"",
         );
     }
-    check_opaque_segment(cx, at, v.segment, elem);
     if cx.env.profile == BrigProfile::BASE && elem.base() == BrigType::F64 {
         cx.err(
             "PRM 16.2.1",
@@ -583,23 +582,6 @@ fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable
                 v.segment.name().unwrap_or("?")
             ),
         );
-    }
-}
-
-/// PRM 7.1.7, 7.1.8: image and sampler handle variables live only in the
-/// global, readonly, kernarg and arg segments.
-fn check_opaque_segment(cx: &mut Cx<'_, '_>, at: CodeOffset, seg: Seg, elem: BrigType) {
-    let rule = match elem {
-        BrigType::SAMP => "PRM 7.1.8",
-        t if t.is_image() => "PRM 7.1.7",
-        _ => return,
-    };
-    if !matches!(seg, Seg::GLOBAL | Seg::READONLY | Seg::KERNARG | Seg::ARG) {
-        let msg = format!(
-            "image and sampler variables cannot be in the {} segment",
-            seg.name().unwrap_or("?").to_ascii_lowercase()
-        );
-        cx.err(rule, at, msg);
     }
 }
 
