@@ -1136,6 +1136,30 @@ impl<'a> Lower<'a> {
         false
     }
 
+    /// PRM 8.1, 9.1, 10.6 (and the ch. 19 grammar): `br`, `wavebarrier`
+    /// and `call` take no width modifier. BRIG stores their fixed width, so
+    /// writing exactly that width leaves no trace for the validator (other
+    /// widths reach it): a text-only rule.
+    fn check_no_width(&mut self, i: &Inst<'a>, info: &ops::OpInfo) -> bool {
+        let m = &i.mnemonic;
+        let prm = match m.opcode {
+            85 => "8.1",
+            88 => "9.1",
+            100 => "10.6",
+            _ => return true,
+        };
+        if m.width != Some(info.width.brig().raw()) {
+            return true;
+        }
+        let msg = if self.checks {
+            "width modifier is not supported".to_string()
+        } else {
+            format!("PRM {prm}: {} has no width modifier", info.mnemonic)
+        };
+        self.error(msg, i.span);
+        false
+    }
+
     fn inst(&mut self, i: &Inst<'a>) {
         let m = &i.mnemonic;
         let Some(info) = ops::info(m.opcode) else {
@@ -1145,7 +1169,7 @@ impl<'a> Lower<'a> {
         if self.checks && !self.check_inst(i, info) {
             return;
         }
-        if !self.check_vector_suffix(i) {
+        if !self.check_vector_suffix(i) || !self.check_no_width(i, info) {
             return;
         }
         if i.operands.len() > 8 {

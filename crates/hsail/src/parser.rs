@@ -1997,7 +1997,7 @@ impl<'a> Parser<'a> {
 
     fn sbr_operands(&mut self) -> PResult<Vec<Operand<'a>>> {
         let first = self.operand(true)?;
-        self.eat(Tok::Comma);
+        // PRM 19 `sbr ... operand branchTargets`: no comma before the list.
         let start = self.expect(Tok::LBrack, "`[`")?.start;
         let mut names = Vec::new();
         loop {
@@ -2067,6 +2067,14 @@ fn decode_mnemonic(info: &ops::OpInfo, parts: &[Part<'_>], span: Span) -> PResul
                 return err("sampler query expected", at(0));
             }
             i = 1;
+        }
+        Syntax::Image | Syntax::QueryImage => {
+            // PRM 7.2-7.5 syntax: the geometry follows the optional `_v4`
+            // and is not optional (BRIG would silently read 1d).
+            let g = usize::from(matches!(word(0), Some("v2" | "v3" | "v4")));
+            if word(g).and_then(geometry_of).is_none() {
+                return err("geometry modifier expected (PRM 7.1.3)", at(g));
+            }
         }
         _ => {}
     }
@@ -2241,6 +2249,11 @@ fn decode_mnemonic(info: &ops::OpInfo, parts: &[Part<'_>], span: Span) -> PResul
     };
     if (m.ntypes as usize) < need {
         return err("type suffix expected", span);
+    }
+    // PRM 9.4: of the cross-lane instructions only activelanemask takes a
+    // vector suffix (BRIG has no trace of one, so this is text-only).
+    if syntax == Syntax::Lane && m.vector.is_some() && m.opcode != 98 {
+        return err("no vector modifier expected (PRM 9.4)", span);
     }
     if syntax == Syntax::QueryImage && m.image_query.is_none() {
         return err("image query expected", span);

@@ -120,6 +120,16 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
     ("spill_address_register", "ld_spill_u32", 0, Some("[$s2]")),
     ("unpackcvt_range", "unpackcvt_f32_u8x4", 0, Some("4;")),
     ("vector_suffix_count", "ld_v2_u32", 0, Some("($s1")),
+    // audit-mem (PRM ch. 6-12)
+    ("atomicnoret_cas", "atomicnoret_cas", 0, None),
+    ("image_channel_combination", "global_roimg &img", 0, None),
+    ("rdimage_dest_type", "rdimage_v4_2d_f16", 0, None),
+    ("wavebarrier_width", "wavebarrier_width(64)", 0, None),
+    ("ldf_register", "ldf_u32", 0, Some("$s2")),
+    ("activelanemask_v4", "activelanemask_b64_b1", 0, Some("$d0")),
+    ("icall_type_model", "icall_u32", 0, None),
+    ("icall_immediate", "icall_u64", 0, Some("0 ()")),
+    ("kernargbaseptr_type_model", "kernargbaseptr_u32", 0, None),
     ("wavesize_b128", "mov_b128", 0, Some("WAVESIZE")),
     ("actual_arg_twice", "call &f () (%x, %x)", 0, None),
     ("actual_arg_unused", "call &f () (%x)", 0, None),
@@ -287,6 +297,8 @@ const ASSEMBLER_REJECTS: &[&str] = &[
     "arg_variable_outside_block",
     "duplicate_label",
     "image_missing_height",
+    "image_geometry_missing",
+    "sbr_comma",
     "use_before_declaration",
 ];
 

@@ -201,12 +201,17 @@ pub fn check_inst(
         Code::InstImage(e) => check_image(&mut cx, e),
         Code::InstQueryImage(e) => check_queryimage(&mut cx, e),
         Code::InstBr(e) => check_width(&mut cx, e.width),
-        Code::InstLane(e) => check_width(&mut cx, e.width),
+        Code::InstLane(e) => {
+            check_width(&mut cx, e.width);
+            check_lane_mask(&mut cx);
+        }
+        _ if cx.v.opcode == Op::LDF => check_ldf(&mut cx),
         _ => {}
     }
     check_pack_source(&mut cx);
     check_combine(&mut cx);
     check_signal_model(&mut cx);
+    check_model_sized(&mut cx);
 }
 
 /// The shape of an instruction: everything [`check_inst`] reads — the
@@ -1516,7 +1521,6 @@ fn check_atomic(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstAtomic) {
         AOp::ST => !ret,
         AOp::ADD
         | AOp::AND
-        | AOp::CAS
         | AOp::MAX
         | AOp::MIN
         | AOp::OR
@@ -1524,7 +1528,8 @@ fn check_atomic(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstAtomic) {
         | AOp::WRAPDEC
         | AOp::WRAPINC
         | AOp::XOR => true,
-        AOp::EXCH => ret,
+        // PRM 6.6.2: exch and cas have no atomicnoret form.
+        AOp::EXCH | AOp::CAS => ret,
         _ => false,
     };
     if !op_ok {
@@ -1896,7 +1901,73 @@ fn check_width(cx: &mut Cx<'_, '_, '_>, w: brig::BrigWidth) {
     // (br, call: PRM 8.1, 10.1) carry BRIG_WIDTH_ALL.
     if matches!(cx.v.opcode, Op::BR | Op::CALL) && w != brig::BrigWidth::ALL {
         let msg = format!("{} has no width modifier", cx.mnemonic());
-        cx.err("PRM 8.1", msg);
+        let prm = if cx.v.opcode == Op::CALL {
+            "PRM 10.6"
+        } else {
+            "PRM 8.1"
+        };
+        cx.err(prm, msg);
+    }
+    // PRM 9.1 (18.7.5: BRIG_WIDTH_WAVESIZE): wavebarrier has no width.
+    if cx.v.opcode == Op::WAVEBARRIER && w != brig::BrigWidth::WAVESIZE {
+        cx.err("PRM 9.1", "wavebarrier has no width modifier");
+    }
+}
+
+/// PRM 10.8.1, 11.4: the type of icall (an indirect function code handle)
+/// and of kernargbaseptr (a kernarg address) is the address size of the
+/// machine model (Table 2-3).
+fn check_model_sized(cx: &mut Cx<'_, '_, '_>) {
+    let prm = match cx.v.opcode {
+        Op::ICALL => "PRM 10.8",
+        Op::KERNARGBASEPTR => "PRM 11.4",
+        _ => return,
+    };
+    let (model, want) = if cx.env.large() {
+        ("large", BrigType::U64)
+    } else {
+        ("small", BrigType::U32)
+    };
+    if cx.v.ty != want {
+        let msg = format!(
+            "{} in the {model} model takes {}, not {}",
+            cx.mnemonic(),
+            tname(want),
+            tname(cx.v.ty)
+        );
+        cx.err(prm, msg);
+    }
+}
+
+/// PRM 9.4: `activelanemask_v4` writes a vector of four `d` registers.
+fn check_lane_mask(cx: &mut Cx<'_, '_, '_>) {
+    if cx.v.opcode != Op::ACTIVELANEMASK {
+        return;
+    }
+    let four = match cx.operand(0) {
+        Some(Operand::OperandList(l)) => {
+            cx.m.operand_list_ref(l.elements).map_or(0, <[_]>::len) == 4
+        }
+        _ => false,
+    };
+    if !four {
+        cx.op_err(
+            "PRM 9.4",
+            0,
+            "activelanemask writes a vector of 4 registers (_v4)",
+        );
+    }
+}
+
+/// PRM 9.2 (ch. 19 `ldf ... nonRegisterIdentifier`): ldf names an
+/// fbarrier; a register holding an fbarrier address is not allowed.
+fn check_ldf(cx: &mut Cx<'_, '_, '_>) {
+    if let Some(Operand::Register(_)) = cx.operand(1) {
+        cx.op_err(
+            "PRM 9.2",
+            1,
+            "ldf takes the name of an fbarrier, not a register",
+        );
     }
 }
 

@@ -858,7 +858,7 @@ pub static RULES: &[InstRule] = &[
         BR,
         U32_64,
         E,
-        &[ArgList, Src(I), ArgList, Signature],
+        &[ArgList, Reg(I), ArgList, Signature],
         None
     ),
     rule!(RET, "PRM 10.9", BASIC, NONE, E, &[], None),

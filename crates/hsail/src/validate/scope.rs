@@ -1062,6 +1062,39 @@ fn check_image_properties(cx: &mut Cx<'_, '_>, at: CodeOffset, c: &brig::BrigOpe
             "depth channel orders go with exactly the 2ddepth and 2dadepth geometries",
         );
     }
+    check_image_format(cx, at, c);
+}
+
+/// The channel types legal with each channel order (PRM 7.1.5, Table
+/// 7-4), as a mask of `BrigImageChannelType` values, indexed by
+/// `BrigImageChannelOrder`: a..rgba take every 8/16/32-bit integer and
+/// float type, rgb(x) the packed ones, bgra/argb/abgr 8-bit integers, the
+/// s-forms unorm_int8, intensity/luminance unorm/snorm 8/16 and floats,
+/// depth unorm_int16/24 and float, depth_stencil unorm_int24 and float.
+const CHANNEL_TYPES_OF_ORDER: [u16; 20] = [
+    0xff0f, 0xff0f, 0xff0f, 0xff0f, 0xff0f, 0xff0f, // a r rx rg rgx ra
+    0x00e0, 0x00e0, 0xff0f, // rgb rgbx rgba
+    0x0905, 0x0905, 0x0905, // bgra argb abgr
+    0x0004, 0x0004, 0x0004, 0x0004, // srgb srgbx srgba sbgra
+    0xc00f, 0xc00f, // intensity luminance
+    0x8018, 0x8010, // depth depth_stencil
+];
+
+/// PRM 7.1.5: only the channel order and channel type combinations of
+/// Table 7-4 are legal (implementation-defined values are not checked).
+fn check_image_format(cx: &mut Cx<'_, '_>, at: CodeOffset, c: &brig::BrigOperandConstantImage) {
+    let (order, ty) = (c.channel_order.raw(), c.channel_type.raw());
+    let Some(&legal) = CHANNEL_TYPES_OF_ORDER.get(usize::from(order)) else {
+        return;
+    };
+    if ty < 16 && legal & (1 << ty) == 0 {
+        let msg = format!(
+            "channel type {} is not legal with channel order {} (Table 7-4)",
+            crate::ops::names::channel_type::text(c.channel_type).unwrap_or("?"),
+            crate::ops::names::channel_order::text(c.channel_order).unwrap_or("?")
+        );
+        cx.err("PRM 7.1.5", at, msg);
+    }
 }
 
 /// Sampler properties (PRM 7.1.6.2): repeat addressing modes need
