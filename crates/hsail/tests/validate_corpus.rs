@@ -399,3 +399,21 @@ fn module_info_describes_vector_add() {
     let is_ret = |i: usize| matches!(module.code(k.instructions[i]), Ok(Code::InstBasic(b)) if b.base.opcode == brig::BrigOpcode::RET);
     assert!(is_ret(k.blocks[2].first));
 }
+
+/// An instruction whose shape matches one that passed is not checked
+/// again, so the shape must hold everything the rules read: here the
+/// type of an immediate (a signal operand takes only a signal typed
+/// constant, PRM 4.8, Table 4-1), after a passing instruction with the
+/// same operand sizes.
+#[test]
+fn memo_tells_immediate_types_apart() {
+    let src = "module &m:1:0:$full:$large:$default;\n\
+               kernel &k()\n{\n\
+               \tst_global_sig64 sig64(0), [$d1];\n\
+               \tst_global_sig64 0, [$d1];\n\
+               };\n";
+    let brig = hsail::lower::assemble_unchecked(src, "memo.hsail").expect("assembles");
+    let errors = hsail::validate::validate_bytes(&brig).expect_err("the second st is invalid");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(cites(&errors[0], "PRM 4.8"), "{errors:?}");
+}

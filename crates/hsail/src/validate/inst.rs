@@ -388,8 +388,11 @@ fn shape_operand(m: &Index<'_>, k: &mut ShapeBuf, o: Operand<'_>, in_list: bool)
     match o {
         Operand::Register(r) => shape_register(k, r, in_list),
         Operand::ConstantBytes(c) => {
+            // Its size and type (Table 4-1: a signal operand takes only a
+            // signal typed constant).
             let len = m.data_bytes(c.bytes).ok()?.len();
-            k.put([2, u8::try_from(len).ok()?])
+            let t = c.type_.raw().to_le_bytes();
+            k.put([2, u8::try_from(len).ok()?, t[0], t[1]])
         }
         Operand::Wavesize(_) => k.put([3]),
         Operand::Address(a) if !in_list => {
