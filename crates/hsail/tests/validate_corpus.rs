@@ -401,19 +401,146 @@ fn module_info_describes_vector_add() {
 }
 
 /// An instruction whose shape matches one that passed is not checked
-/// again, so the shape must hold everything the rules read: here the
-/// type of an immediate (a signal operand takes only a signal typed
-/// constant, PRM 4.8, Table 4-1), after a passing instruction with the
-/// same operand sizes.
+/// again, so the shape must hold everything the rules read. Each case is
+/// a valid instruction followed by one that differs from it only in one
+/// thing the rules read, and breaks a rule there: the second must be
+/// reported, as it is without the memo.
 #[test]
-fn memo_tells_immediate_types_apart() {
-    let src = "module &m:1:0:$full:$large:$default;\n\
-               kernel &k()\n{\n\
-               \tst_global_sig64 sig64(0), [$d1];\n\
-               \tst_global_sig64 0, [$d1];\n\
-               };\n";
-    let brig = hsail::lower::assemble_unchecked(src, "memo.hsail").expect("assembles");
-    let errors = hsail::validate::validate_bytes(&brig).expect_err("the second st is invalid");
-    assert_eq!(errors.len(), 1, "{errors:?}");
-    assert!(cites(&errors[0], "PRM 4.8"), "{errors:?}");
+fn memo_tells_shapes_apart() {
+    let cases = [
+        // The type of an immediate (a signal operand takes only a signal
+        // typed constant: PRM 4.8, Table 4-1).
+        (
+            "",
+            "st_global_sig64 sig64(0), [$d1];",
+            "st_global_sig64 0, [$d1];",
+        ),
+        // The segment of the variable an address names (PRM 4.18).
+        (
+            "prog global_u32 &g;\nprog group_u32 &h;",
+            "ld_global_u32 $s1, [&g];",
+            "ld_global_u32 $s1, [&h];",
+        ),
+        // The class of an address register (PRM 2.9).
+        ("", "ld_global_u32 $s1, [$d2];", "ld_global_u32 $s1, [$s2];"),
+        // The class of a register operand (PRM 4.16.2).
+        ("", "add_u32 $s1, $s2, $s3;", "add_u32 $s1, $s2, $d3;"),
+        // Registers repeated in a vector destination (PRM 4.17).
+        (
+            "",
+            "ld_v2_global_u32 ($s1, $s2), [$d2];",
+            "ld_v2_global_u32 ($s1, $s1), [$d2];",
+        ),
+        // An opaque variable loaded with another type (PRM 6.3).
+        (
+            "extension \"IMAGE\";\nprog global_roimg &i;\nprog global_u64 &j;",
+            "ld_global_u64 $d1, [&j];",
+            "ld_global_u64 $d1, [&i];",
+        ),
+    ];
+    for (decls, good, bad) in cases {
+        let src = format!(
+            "module &m:1:0:$full:$large:$default;\n{decls}\nkernel &k()\n{{\n\t{good}\n\t{bad}\n}};\n"
+        );
+        let brig = hsail::lower::assemble_unchecked(&src, "memo.hsail")
+            .unwrap_or_else(|e| panic!("{bad}: does not assemble: {e:?}"));
+        let m = BrigModule::parse(&brig).expect("parses");
+        let with = validate::validate(&m).map(drop);
+        let without = validate::validate_unmemoized(&m).map(drop);
+        assert_eq!(with, without, "{bad}: the memo changed the verdict");
+        let errors = with.expect_err(bad);
+        assert_eq!(errors.len(), 1, "{bad}: {errors:?}");
+    }
+}
+
+/// The instruction memo skips instructions of a shape that already passed,
+/// so it must not change any verdict: field changes in instruction and
+/// operand entries of generated modules (where most shapes repeat) —
+/// random bytes, and swaps that keep the module well formed (an address
+/// naming another variable, a register of another class or number, an
+/// immediate of another type) — get the same errors with and without it.
+#[test]
+fn memo_changes_no_verdict() {
+    use brig::{BrigKind, BrigSectionIndex};
+    let mut rng = Rng(0x6d65_6d6f_5eed_0002);
+    let (mut modules, mut invalid) = (0, 0);
+    for seed in 0..24u64 {
+        let src = hsail_smith::generate(seed, &hsail_smith::Config::default());
+        let brig = hsail::lower::assemble(&src, "smith.hsail").expect("generated module assembles");
+        let parsed = BrigModule::parse(&brig).expect("parses");
+        // (file offset, size, kind) of instruction and operand entries,
+        // and the section offsets of the variables.
+        let (mut targets, mut variables) = (Vec::new(), Vec::new());
+        for which in [BrigSectionIndex::CODE, BrigSectionIndex::OPERAND] {
+            let sec = parsed.section(which).expect("standard section");
+            let base = sec.file_offset as usize;
+            let mut at = sec.first_entry() as usize;
+            while at + 4 <= sec.bytes.len() {
+                let len = usize::from(u16::from_le_bytes([sec.bytes[at], sec.bytes[at + 1]]));
+                if len < 4 {
+                    break;
+                }
+                let kind =
+                    BrigKind::new(u16::from_le_bytes([sec.bytes[at + 2], sec.bytes[at + 3]]));
+                if kind == BrigKind::DIRECTIVE_VARIABLE {
+                    variables.push(at as u32);
+                }
+                if (which == BrigSectionIndex::OPERAND || kind.is_inst()) && len > 4 {
+                    targets.push((base + at, len, kind));
+                }
+                at += len;
+            }
+        }
+        drop(parsed);
+        for _ in 0..16 {
+            let mut b = brig.clone();
+            for _ in 0..1 + rng.next() % 2 {
+                let (at, len, kind) = targets[(rng.next() as usize) % targets.len()];
+                let r = rng.next();
+                let put16 = |b: &mut Vec<u8>, i: usize, v: u16| {
+                    b[i..i + 2].copy_from_slice(&v.to_le_bytes())
+                };
+                match kind {
+                    BrigKind::OPERAND_ADDRESS if r.is_multiple_of(2) && !variables.is_empty() => {
+                        let v = variables[(rng.next() as usize) % variables.len()];
+                        b[at + 4..at + 8].copy_from_slice(&v.to_le_bytes());
+                    }
+                    BrigKind::OPERAND_REGISTER if r.is_multiple_of(2) => {
+                        put16(&mut b, at + 4, (rng.next() % 4) as u16);
+                        put16(&mut b, at + 6, (rng.next() % 8) as u16);
+                    }
+                    BrigKind::OPERAND_CONSTANT_BYTES if r.is_multiple_of(2) => {
+                        const TYPES: [u16; 8] = [3, 4, 7, 8, 12, 15, 20, 21];
+                        put16(&mut b, at + 4, TYPES[(rng.next() % 8) as usize]);
+                    }
+                    _ => {
+                        // A field byte past the entry header (size and kind
+                        // stay).
+                        let i = at + 4 + (rng.next() as usize) % (len - 4);
+                        b[i] = match rng.next() % 3 {
+                            0 => b[i] ^ (1 << (rng.next() % 8)),
+                            1 => b[i].wrapping_add(1),
+                            _ => rng.next() as u8,
+                        };
+                    }
+                }
+            }
+            let Ok(m) = BrigModule::parse(&b) else {
+                continue;
+            };
+            modules += 1;
+            let with = validate::validate(&m).map(drop);
+            let without = validate::validate_unmemoized(&m).map(drop);
+            invalid += usize::from(with.is_err());
+            assert_eq!(
+                with, without,
+                "smith seed {seed}: the memo changed the verdict"
+            );
+        }
+    }
+    eprintln!("memo: {modules} changed modules, {invalid} invalid, same errors with and without");
+    assert!(
+        invalid > modules / 4,
+        "too few changes were invalid ({invalid} of {modules})"
+    );
 }

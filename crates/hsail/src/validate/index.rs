@@ -127,6 +127,8 @@ pub struct Index<'a> {
     code_starts: &'a [u32],
     /// The bytes of `hsa_code` (header included).
     code_section: &'a [u8],
+    /// The bytes of `hsa_operand` (header included).
+    operand_section: &'a [u8],
     code_end: CodeOffset,
 }
 
@@ -141,6 +143,9 @@ impl<'a> Index<'a> {
             m,
             code_starts: m.code_offset_slice(),
             code_section: m.section(BrigSectionIndex::CODE).map_or(&[], |s| s.bytes),
+            operand_section: m
+                .section(BrigSectionIndex::OPERAND)
+                .map_or(&[], |s| s.bytes),
             code_end: m.code_end(),
         }
     }
@@ -234,6 +239,62 @@ impl<'a> Index<'a> {
     #[inline]
     pub fn code_bytes(&self, offset: CodeOffset) -> Result<&'a [u8], BrigError> {
         self.m.code_bytes(offset)
+    }
+
+    /// The bytes of the operand entry starting at `offset`, or `None` if
+    /// no entry starts there: a raw read, for the instruction memo's shapes
+    /// (which read a few fields of every operand without decoding it).
+    #[inline(always)]
+    pub fn raw_operand(&self, offset: u32) -> Option<&'a [u8]> {
+        if offset == 0 || !self.m.is_operand_entry(OperandOffset::new(offset)) {
+            return None;
+        }
+        let at = offset as usize;
+        let len = le16(self.operand_section, at)?;
+        self.operand_section.get(at..at + usize::from(len))
+    }
+
+    /// The bytes of the offset list at `offset` in `hsa_data` (4 per
+    /// element; offset 0 is the empty list), or `None` if no data entry
+    /// of a whole number of offsets starts there: a raw read (see
+    /// [`Self::raw_operand`]).
+    #[inline(always)]
+    pub fn raw_offsets(&self, offset: u32) -> Option<&'a [u8]> {
+        if offset == 0 {
+            return Some(&[]);
+        }
+        let b = self.m.data_bytes(DataOffset::new(offset)).ok()?;
+        b.len().is_multiple_of(4).then_some(b)
+    }
+
+    /// Calls `f` with every code entry the operands of list `list` name
+    /// (an address's variable, a code reference, the elements of a code
+    /// list), in operand order, reading the operands in place; operands
+    /// that are not well formed are skipped (layer 1 reports them).
+    pub fn for_each_code_ref(&self, list: DataOffset, mut f: impl FnMut(CodeOffset)) {
+        let Some(list) = self.raw_offsets(list.get()) else {
+            return;
+        };
+        for o in list.chunks_exact(4) {
+            let Some(e) = self.raw_operand(u32::from_le_bytes([o[0], o[1], o[2], o[3]])) else {
+                continue;
+            };
+            let target = le32(e, 4).filter(|&t| t != 0).map(CodeOffset::new);
+            match le16(e, 2).map(BrigKind::new) {
+                Some(BrigKind::OPERAND_ADDRESS | BrigKind::OPERAND_CODE_REF) => {
+                    target.into_iter().for_each(&mut f);
+                }
+                Some(BrigKind::OPERAND_CODE_LIST) => {
+                    let elems = self.raw_offsets(le32(e, 4).unwrap_or(0)).unwrap_or(&[]);
+                    for t in elems.chunks_exact(4) {
+                        f(CodeOffset::new(u32::from_le_bytes([
+                            t[0], t[1], t[2], t[3],
+                        ])));
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 
     /// The code entry at `offset`.
@@ -402,4 +463,27 @@ impl<'a> Index<'a> {
     pub fn operand_list_ref(&self, offset: DataOffset) -> Result<&'a [OperandOffset], BrigError> {
         self.m.operand_list_ref(offset)
     }
+}
+
+/// The little-endian `u16` at `at` in `b`.
+#[inline(always)]
+pub fn le16(b: &[u8], at: usize) -> Option<u16> {
+    let w = b.get(at..at + 2)?;
+    Some(u16::from_le_bytes([w[0], w[1]]))
+}
+
+/// The little-endian `u32` at `at` in `b`.
+#[inline(always)]
+pub fn le32(b: &[u8], at: usize) -> Option<u32> {
+    let w = b.get(at..at + 4)?;
+    Some(u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+}
+
+/// The little-endian `u64` at `at` in `b`.
+#[inline(always)]
+pub fn le64(b: &[u8], at: usize) -> Option<u64> {
+    let w = b.get(at..at + 8)?;
+    Some(u64::from_le_bytes([
+        w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7],
+    ]))
 }

@@ -11,10 +11,10 @@
 use brig::{
     BaseClass, BrigAtomicOperation as AOp, BrigKind, BrigMachineModel, BrigMemoryOrder as Ord,
     BrigMemoryScope as Scope, BrigOpcode as Op, BrigPack, BrigProfile, BrigRegisterKind, BrigRound,
-    BrigSegment as Seg, BrigType, Code, CodeOffset, Operand,
+    BrigSegment as Seg, BrigType, Code, CodeOffset, DataOffset, Operand,
 };
 
-use super::index::{Index, InstOperands};
+use super::index::{Index, InstOperands, MAX_INST_OPERANDS, le16, le32, le64};
 use super::rules::{self, InstRule, Mods, Opnd, Ty};
 use super::{RegisterUse, ValidationError};
 
@@ -219,50 +219,46 @@ pub fn check_inst(
 /// equivalence class), and per operand its kind and what the rules look at
 /// (register class, immediate size, address register class, variable
 /// segment and offset range, code-reference target kind, code-list
-/// emptiness and element kind, vector elements) — but not register numbers
-/// (outside vectors) nor offsets. Two instructions of one shape get the same
-/// errors from [`check_inst`] in one module, so a shape that passed once
-/// passes again: see [`InstMemo`].
+/// emptiness and element kind, vector elements and which of them name the
+/// same register) — but not register numbers nor offsets. Two instructions
+/// of one shape get the same errors from [`check_inst`] in one module, so a
+/// shape that passed once passes again: see [`InstMemo`].
 ///
-/// The bytes are self-delimiting (a count, then tagged fields of fixed
-/// sizes), so zero padding to a fixed size keeps shapes apart.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Shape {
-    bytes: [u8; SHAPE_BYTES],
-    /// How many of `bytes` are used (equal shapes have equal lengths:
-    /// only those bytes are hashed).
-    len: u8,
-}
+/// Words: the entry's first 8 bytes (size, kind, opcode, type), its bytes
+/// from 12 on (the format's own fields: at most 8 bytes), then one word per
+/// operand, a nonzero tag in the low byte and the fields the rules read
+/// above it (see [`ShapeBuf::operand`]); unused words are 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shape([u64; SHAPE_WORDS]);
 
-const SHAPE_BYTES: usize = 64;
+const SHAPE_WORDS: usize = 2 + MAX_INST_OPERANDS;
 
-impl core::fmt::Debug for Shape {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Shape({:02x?})", &self.bytes[..])
-    }
-}
+/// Operand tags of a [`Shape`].
+const TAG_REGISTER: u64 = 1;
+const TAG_CONSTANT: u64 = 2;
+const TAG_WAVESIZE: u64 = 3;
+const TAG_ADDRESS: u64 = 4;
+const TAG_CODE_REF: u64 = 5;
+const TAG_LIST: u64 = 6;
+const TAG_CODE_LIST: u64 = 7;
 
-impl core::hash::Hash for Shape {
-    #[inline]
-    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        let words = usize::from(self.len).div_ceil(8);
-        for w in self.bytes.chunks_exact(8).take(words) {
-            state.write_u64(u64::from_le_bytes([
-                w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7],
-            ]));
-        }
-    }
-}
+/// Elements of a vector operand a [`Shape`] has room for, 12 bits each.
+const SHAPE_VECTOR: usize = 4;
 
-/// A [`Shape`] being built, with the registers its operands name (what
-/// [`check_inst`] records), so an instruction of a known shape has them
-/// recorded without decoding its operands again. One buffer serves every
-/// instruction of a walk (see [`InstMemo`]).
+/// A [`Shape`] being built from the raw bytes of an instruction and its
+/// operands, with the registers its operands name (what [`check_inst`]
+/// records) and the code entries they name (what the scope rules look
+/// at), so an instruction of a known shape is done without decoding its
+/// operands. One buffer serves every instruction of a walk (see
+/// [`InstMemo`]).
 #[derive(Debug)]
 struct ShapeBuf {
     shape: Shape,
-    len: usize,
     regs: ShapeRegs,
+    uses: CodeUses,
+    /// Whether `shape` holds the shape of the instruction being checked
+    /// (`false`: the instruction is not remembered).
+    shaped: bool,
 }
 
 /// The registers an instruction names, as (class, number), in operand
@@ -277,9 +273,9 @@ pub struct ShapeRegs {
 const SHAPE_REGS: usize = 16;
 
 impl ShapeRegs {
-    #[inline]
-    fn push(&mut self, r: &brig::BrigOperandRegister) -> Option<()> {
-        *self.list.get_mut(self.len)? = (r.reg_kind, r.reg_num.get());
+    #[inline(always)]
+    fn push(&mut self, kind: u16, num: u16) -> Option<()> {
+        *self.list.get_mut(self.len)? = (BrigRegisterKind::new(kind), num);
         self.len += 1;
         Some(())
     }
@@ -289,24 +285,35 @@ impl ShapeRegs {
     }
 }
 
-impl ShapeBuf {
-    /// Appends `N` bytes (a fixed size, so no copy loop).
-    #[inline(always)]
-    fn put<const N: usize>(&mut self, b: [u8; N]) -> Option<()> {
-        let at = self.len;
-        self.shape.bytes.get_mut(at..at + N)?.copy_from_slice(&b);
-        self.len += N;
-        Some(())
+/// A code entry named by operand `index` of an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeUse {
+    /// The variable (or other entry) of an address.
+    Symbol { index: usize, at: CodeOffset },
+    /// The target of a code reference (a label, function or signature).
+    Target { index: usize, at: CodeOffset },
+}
+
+/// The code entries an instruction's operands name, in operand order;
+/// `lists` when an operand is a code list (its elements are not listed).
+#[derive(Clone, Copy, Debug)]
+pub struct CodeUses {
+    list: [CodeUse; MAX_INST_OPERANDS],
+    len: usize,
+    /// Whether an operand is a code list.
+    pub lists: bool,
+}
+
+impl CodeUses {
+    /// The code entries named, in operand order.
+    pub fn iter(&self) -> impl Iterator<Item = CodeUse> + '_ {
+        self.list[..self.len].iter().copied()
     }
 
-    #[inline]
-    fn push(&mut self, b: &[u8]) -> Option<()> {
-        let at = self.len;
-        self.shape
-            .bytes
-            .get_mut(at..at + b.len())?
-            .copy_from_slice(b);
-        self.len += b.len();
+    #[inline(always)]
+    fn push(&mut self, u: CodeUse) -> Option<()> {
+        *self.list.get_mut(self.len)? = u;
+        self.len += 1;
         Some(())
     }
 }
@@ -314,52 +321,193 @@ impl ShapeBuf {
 impl ShapeBuf {
     fn new() -> Self {
         Self {
-            shape: Shape {
-                bytes: [0; SHAPE_BYTES],
-                len: 0,
-            },
-            len: 0,
+            shape: Shape([0; SHAPE_WORDS]),
             regs: ShapeRegs {
                 list: [(BrigRegisterKind::CONTROL, 0); SHAPE_REGS],
                 len: 0,
             },
+            uses: CodeUses {
+                list: [CodeUse::Symbol {
+                    index: 0,
+                    at: CodeOffset::new(0),
+                }; MAX_INST_OPERANDS],
+                len: 0,
+                lists: false,
+            },
+            shaped: false,
         }
     }
 
     /// Builds in `self` the shape of the instruction `bytes` (its entry)
-    /// with `operands`; `None` for instructions not worth remembering
-    /// (code lists of mixed kinds, rare operand kinds, too many operands).
+    /// whose operand list is at `list`, reading each operand's fields in
+    /// place (each offset checked to start an operand entry). `None` for
+    /// instructions not worth remembering (code lists of mixed kinds, rare
+    /// operand kinds, long vectors) or a list layer 1 would reject.
     #[inline]
-    fn build(&mut self, m: &Index<'_>, bytes: &[u8], operands: &InstOperands<'_>) -> Option<()> {
-        let k = self;
-        k.shape.bytes = [0; SHAPE_BYTES];
-        k.len = 0;
-        k.regs.len = 0;
+    fn build(&mut self, m: &Index<'_>, bytes: &[u8], list: DataOffset) -> Option<()> {
+        self.regs.len = 0;
+        self.uses.len = 0;
+        self.uses.lists = false;
+        let w = &mut self.shape.0;
+        *w = [0; SHAPE_WORDS];
         // BrigInstBase: base (4), opcode (2), type (2), operands (4).
-        let opcode = Op::new(u16::from_le_bytes([*bytes.get(4)?, *bytes.get(5)?]));
-        if immediate_max(opcode).is_some() {
+        w[0] = le64(bytes, 0)?;
+        if immediate_max(Op::new((w[0] >> 32) as u16)).is_some() {
             return None;
         }
-        k.push(bytes.get(..8)?)?;
-        k.push(bytes.get(12..)?)?;
+        w[1] = match bytes.len() {
+            12 => 0,
+            16 => u64::from(le32(bytes, 12)?),
+            20 => le64(bytes, 12)?,
+            _ => return None,
+        };
         // The equivalence class of memory instructions is not checked
         // (every value is valid, PRM 6.1.4): left out, so it does not
         // split shapes.
-        let kind = BrigKind::new(u16::from_le_bytes([*bytes.get(2)?, *bytes.get(3)?]));
-        if let Some(at) = equiv_class_at(kind) {
-            *k.shape.bytes.get_mut(8 + at - 12)? = 0;
+        if let Some(at) = equiv_class_at(BrigKind::new((w[0] >> 16) as u16)) {
+            w[1] &= !(0xff << (8 * (at - 12)));
         }
-        k.put([0xff, operands.len() as u8])?;
-        for i in 0..operands.len() {
-            // Registers (most operands) inline, the rest out of line.
-            match operands.get(i)? {
-                Operand::Register(r) => shape_register(k, r, false)?,
-                o => shape_operand(m, k, o, false)?,
-            }
+        let list = m.raw_offsets(list.get())?;
+        let n = list.len() / 4;
+        if n > MAX_INST_OPERANDS {
+            return None;
         }
-        k.shape.len = k.len as u8;
+        for index in 0..n {
+            self.shape.0[2 + index] = self.operand(m, index, le32(list, 4 * index)?)?;
+        }
         Some(())
     }
+
+    /// Operand `index`, the entry at `offset`: its word of the shape.
+    #[inline(always)]
+    fn operand(&mut self, m: &Index<'_>, index: usize, offset: u32) -> Option<u64> {
+        let e = m.raw_operand(offset)?;
+        match BrigKind::new(le16(e, 2)?) {
+            BrigKind::OPERAND_REGISTER => {
+                let (kind, num) = (le16(e, 4)?, le16(e, 6)?);
+                self.regs.push(kind, num)?;
+                Some(TAG_REGISTER | u64::from(kind) << 8)
+            }
+            // Its size and type (Table 4-1: a signal operand takes only a
+            // signal typed constant).
+            BrigKind::OPERAND_CONSTANT_BYTES => {
+                let ty = u64::from(le16(e, 4)?);
+                Some(TAG_CONSTANT | ty << 8 | constant_size(m, e)? << 24)
+            }
+            BrigKind::OPERAND_WAVESIZE => Some(TAG_WAVESIZE),
+            BrigKind::OPERAND_ADDRESS => self.address(m, index, e),
+            BrigKind::OPERAND_CODE_REF => {
+                let at = CodeOffset::new(le32(e, 4)?);
+                let kind = m.try_code(at)?.kind().raw();
+                self.uses.push(CodeUse::Target { index, at })?;
+                Some(TAG_CODE_REF | u64::from(kind) << 8)
+            }
+            BrigKind::OPERAND_CODE_LIST => {
+                // What the rules read of a code list: whether it is empty,
+                // and its elements' kind (lists mixing kinds are not
+                // remembered).
+                self.uses.lists = true;
+                let elems = m.code_list_ref(DataOffset::new(le32(e, 4)?)).ok()?;
+                let mut common = None;
+                for &c in elems {
+                    let kind = m.try_code(c)?.kind();
+                    if *common.get_or_insert(kind) != kind {
+                        return None;
+                    }
+                }
+                let kind = common.map_or(0, |c| u64::from(c.raw()));
+                Some(TAG_CODE_LIST | u64::from(!elems.is_empty()) << 8 | kind << 16)
+            }
+            BrigKind::OPERAND_OPERAND_LIST => self.vector(m, e),
+            _ => None,
+        }
+    }
+
+    /// A vector (`BrigOperandOperandList` bytes `e`): per element, 12 bits
+    /// above the count: a tag (2 bits) and, for a register, its class and
+    /// the position of the first element naming the same register (2 bits
+    /// each: distinct destinations, PRM 4.17), for an immediate its size.
+    fn vector(&mut self, m: &Index<'_>, e: &[u8]) -> Option<u64> {
+        let elems = m.raw_offsets(le32(e, 4)?)?;
+        let n = elems.len() / 4;
+        if n > SHAPE_VECTOR {
+            return None;
+        }
+        let mut word = TAG_LIST | (n as u64) << 8;
+        let mut names = [(u16::MAX, 0u16); SHAPE_VECTOR];
+        for i in 0..n {
+            let e = m.raw_operand(le32(elems, 4 * i)?)?;
+            let field = match BrigKind::new(le16(e, 2)?) {
+                BrigKind::OPERAND_REGISTER => {
+                    let (kind, num) = (le16(e, 4)?, le16(e, 6)?);
+                    if kind > 3 {
+                        return None;
+                    }
+                    self.regs.push(kind, num)?;
+                    names[i] = (kind, num);
+                    let first = names.iter().position(|&x| x == (kind, num))?;
+                    1 | u64::from(kind) << 2 | (first as u64) << 4
+                }
+                BrigKind::OPERAND_CONSTANT_BYTES => {
+                    let size = constant_size(m, e)?;
+                    if size > 0xff {
+                        return None;
+                    }
+                    2 | size << 2
+                }
+                BrigKind::OPERAND_WAVESIZE => 3,
+                _ => return None,
+            };
+            word |= field << (12 + 12 * i);
+        }
+        Some(word)
+    }
+
+    /// An address (`BrigOperandAddress` bytes `e`): its register's class,
+    /// the variable's segment and, when opaque, its type (ld/st must then
+    /// use that type, PRM 6.3), and whether the offset needs 64 bits.
+    fn address(&mut self, m: &Index<'_>, index: usize, e: &[u8]) -> Option<u64> {
+        let (symbol, reg, offset) = (le32(e, 4)?, le32(e, 8)?, le64(e, 12)?);
+        let reg = match reg {
+            0 => 0xffff,
+            r => {
+                let r = m.raw_operand(r)?;
+                if BrigKind::new(le16(r, 2)?) != BrigKind::OPERAND_REGISTER {
+                    return None;
+                }
+                let (kind, num) = (le16(r, 4)?, le16(r, 6)?);
+                self.regs.push(kind, num)?;
+                kind
+            }
+        };
+        let (seg, opaque) = match symbol {
+            0 => (0xff, 0),
+            s => {
+                let at = CodeOffset::new(s);
+                self.uses.push(CodeUse::Symbol { index, at })?;
+                match m.try_code(at)? {
+                    Code::DirectiveVariable(v) => (v.segment.raw(), opaque_type(v).raw()),
+                    _ => (0xfe, 0),
+                }
+            }
+        };
+        let wide = offset > u64::from(u32::MAX) && (offset as i64) < i64::from(i32::MIN);
+        Some(
+            TAG_ADDRESS
+                | u64::from(reg) << 8
+                | u64::from(seg) << 24
+                | u64::from(wide) << 32
+                | u64::from(opaque) << 40,
+        )
+    }
+}
+
+/// The size in bytes of an immediate (`BrigOperandConstantBytes` bytes
+/// `e`).
+#[inline(always)]
+fn constant_size(m: &Index<'_>, e: &[u8]) -> Option<u64> {
+    let len = m.data_bytes(DataOffset::new(le32(e, 8)?)).ok()?.len();
+    Some(len as u64)
 }
 
 /// The byte offset of the `equivClass` field in instructions of `kind`.
@@ -371,89 +519,9 @@ fn equiv_class_at(kind: BrigKind) -> Option<usize> {
     }
 }
 
-/// A register's part of a shape: its class (and number, in a vector).
-#[inline(always)]
-fn shape_register(k: &mut ShapeBuf, r: &brig::BrigOperandRegister, in_list: bool) -> Option<()> {
-    k.regs.push(r)?;
-    let c = r.reg_kind.raw().to_le_bytes();
-    if in_list {
-        let n = r.reg_num.get().to_le_bytes();
-        k.put([1, c[0], c[1], n[0], n[1]])
-    } else {
-        k.put([1, c[0], c[1]])
-    }
-}
-
-fn shape_operand(m: &Index<'_>, k: &mut ShapeBuf, o: Operand<'_>, in_list: bool) -> Option<()> {
-    match o {
-        Operand::Register(r) => shape_register(k, r, in_list),
-        Operand::ConstantBytes(c) => {
-            // Its size and type (Table 4-1: a signal operand takes only a
-            // signal typed constant).
-            let len = m.data_bytes(c.bytes).ok()?.len();
-            let t = c.type_.raw().to_le_bytes();
-            k.put([2, u8::try_from(len).ok()?, t[0], t[1]])
-        }
-        Operand::Wavesize(_) => k.put([3]),
-        Operand::Address(a) if !in_list => {
-            let reg = match a.reg.non_null() {
-                None => [0xff; 2],
-                Some(r) => match m.try_operand(r)? {
-                    Operand::Register(r) => {
-                        k.regs.push(r)?;
-                        r.reg_kind.raw().to_le_bytes()
-                    }
-                    _ => return None,
-                },
-            };
-            // The variable's segment, and its type when opaque (ld/st
-            // must then use that type, PRM 6.3).
-            let (seg, opaque) = match a.symbol.non_null() {
-                None => (0xff, [0; 2]),
-                Some(s) => match m.try_code(s)? {
-                    Code::DirectiveVariable(v) => {
-                        (v.segment.raw(), opaque_type(v).raw().to_le_bytes())
-                    }
-                    _ => (0xfe, [0; 2]),
-                },
-            };
-            let off = a.offset.get();
-            let wide = off > u64::from(u32::MAX) && (off as i64) < i64::from(i32::MIN);
-            k.put([4, reg[0], reg[1], seg, u8::from(wide), opaque[0], opaque[1]])
-        }
-        Operand::CodeRef(r) if !in_list => {
-            let kind = m.try_code(r.ref_)?.kind().raw().to_le_bytes();
-            k.put([5, kind[0], kind[1]])
-        }
-        Operand::CodeList(l) if !in_list => {
-            // What the rules read of a code list: whether it is empty, and
-            // its elements' kind (lists mixing kinds are not remembered).
-            let elems = m.code_list_ref(l.elements).ok()?;
-            let mut common = None;
-            for &c in elems {
-                let kind = m.try_code(c)?.kind();
-                if *common.get_or_insert(kind) != kind {
-                    return None;
-                }
-            }
-            let kind = common.map_or([0; 2], |c| c.raw().to_le_bytes());
-            k.put([7, u8::from(!elems.is_empty()), kind[0], kind[1]])
-        }
-        Operand::OperandList(l) if !in_list => {
-            let elems = m.operand_list_ref(l.elements).ok()?;
-            k.put([6, u8::try_from(elems.len()).ok()?])?;
-            for &e in elems {
-                shape_operand(m, k, m.try_operand(e)?, true)?;
-            }
-            Some(())
-        }
-        _ => None,
-    }
-}
-
 /// Shapes of the instructions that passed [`check_inst`] (in one module,
 /// so with one [`InstEnv`]): an instruction of a known shape only has its
-/// registers recorded ([`check_inst_memo`]).
+/// registers recorded ([`memo_hit`]).
 #[derive(Debug)]
 pub struct InstMemo {
     passed: super::index::FastSet<Shape>,
@@ -474,11 +542,42 @@ pub fn memo_for(m: &Index<'_>) -> InstMemo {
     }
 }
 
-/// [`check_inst`], skipped for an instruction whose shape already passed
-/// (its registers are still recorded, as `check_inst` records them).
+/// The instruction rules through the memo, first half: builds the shape
+/// of the instruction at `at` (operand list `list`) and, if an
+/// instruction of that shape already passed [`check_inst`], records its
+/// registers (what `check_inst` records for an instruction that passes)
+/// and returns the code entries its operands name — the instruction rules
+/// are then done, and its operands need not be decoded. `None`: the
+/// caller runs [`check_inst_missed`].
+#[inline]
+pub fn memo_hit(
+    memo: &mut InstMemo,
+    m: &Index<'_>,
+    at: CodeOffset,
+    list: DataOffset,
+    regs: &mut RegisterUse,
+    seen: &mut [Vec<u64>; 4],
+) -> Option<CodeUses> {
+    let buf = &mut memo.buf;
+    buf.shaped = m
+        .code_bytes(at)
+        .ok()
+        .and_then(|b| buf.build(m, b, list))
+        .is_some();
+    if !buf.shaped || !memo.passed.contains(&buf.shape) {
+        return None;
+    }
+    for (k, n) in buf.regs.iter() {
+        note_register_in(regs, seen, k, n);
+    }
+    Some(buf.uses)
+}
+
+/// [`check_inst`] for an instruction [`memo_hit`] did not find (or for
+/// every instruction, without a memo); remembers its shape if it passes.
 #[allow(clippy::too_many_arguments)]
 #[inline]
-pub fn check_inst_memo(
+pub fn check_inst_missed(
     memo: Option<&mut InstMemo>,
     m: &Index<'_>,
     env: &InstEnv,
@@ -489,26 +588,12 @@ pub fn check_inst_memo(
     regs: &mut RegisterUse,
     seen: &mut [Vec<u64>; 4],
 ) {
-    let Some(memo) = memo else {
-        return check_inst(m, env, at, c, operands, errors, regs, seen);
-    };
-    let buf = &mut memo.buf;
-    let shaped = m
-        .code_bytes(at)
-        .ok()
-        .and_then(|b| buf.build(m, b, operands))
-        .is_some();
-    if shaped && memo.passed.contains(&buf.shape) {
-        // What check_inst records for an instruction that passes: its
-        // register operands, vector elements and address registers.
-        for (k, n) in buf.regs.iter() {
-            note_register_in(regs, seen, k, n);
-        }
-        return;
-    }
     let before = errors.len();
     check_inst(m, env, at, c, operands, errors, regs, seen);
-    if shaped && errors.len() == before {
+    if let Some(memo) = memo
+        && memo.buf.shaped
+        && errors.len() == before
+    {
         memo.passed.insert(memo.buf.shape);
     }
 }

@@ -353,6 +353,17 @@ pub fn validate(module: &BrigModule<'_>) -> Result<ModuleInfo, Vec<ValidationErr
     validate_with(module, &Mode::full(module))
 }
 
+/// [`validate`] without the instruction memo: every instruction is checked
+/// in full. For tests that the memo changes no verdict.
+#[doc(hidden)]
+pub fn validate_unmemoized(module: &BrigModule<'_>) -> Result<ModuleInfo, Vec<ValidationError>> {
+    let mode = Mode {
+        memo: false,
+        ..Mode::full(module)
+    };
+    validate_with(module, &mode)
+}
+
 /// How [`validate_with`] runs (the result does not depend on `parallel`
 /// nor on `memo`).
 #[derive(Clone, Copy, Debug)]
@@ -360,7 +371,7 @@ struct Mode {
     /// Two threads or one.
     parallel: bool,
     /// Instructions of a shape that already passed the instruction rules
-    /// are not checked again (see [`inst::check_inst_memo`]).
+    /// are not checked again (see [`inst::memo_hit`]).
     memo: bool,
     /// The module comes from our own [`brig::BrigWriter`], whose output is
     /// trusted to be structurally sound: layer 1 checks only the module

@@ -14,7 +14,7 @@ use brig::{
 };
 
 use super::index::{FastMap, FastSet, Index, InstOperands};
-use super::inst::{self, InstEnv};
+use super::inst::{self, CodeUse, InstEnv};
 use super::{BasicBlock, CodeBlock, ModuleInfo, RegisterUse, Symbol, SymbolKind, ValidationError};
 
 struct Cx<'m, 'a> {
@@ -290,6 +290,9 @@ fn check_indirect_functions(cx: &mut Cx<'_, '_>, defs: &[(CodeOffset, Code<'_>)]
         .iter()
         .filter_map(|(_, c)| c.executable().map(|e| (cx.name_str(e.name), e)))
         .collect();
+    // Each code block is scanned once, however many indirect functions
+    // reach it.
+    let mut scans: FastMap<u32, IndirectScan> = FastMap::default();
     for &(_, c) in defs {
         let Some(root) = c.executable() else { continue };
         if c.kind() != BrigKind::DIRECTIVE_INDIRECT_FUNCTION {
@@ -301,8 +304,10 @@ fn check_indirect_functions(cx: &mut Cx<'_, '_>, defs: &[(CodeOffset, Code<'_>)]
             if !seen.insert(cx.name_str(e.name)) {
                 continue;
             }
-            let (violation, callees) = indirect_scan(cx.m, e);
-            if let Some((at, what)) = violation {
+            let (violation, callees) = scans
+                .entry(e.first_code_block_entry.get())
+                .or_insert_with(|| indirect_scan(cx.m, e));
+            if let Some((at, what)) = *violation {
                 let msg = format!(
                     "indirect function {} (or a function it calls) {what}",
                     cx.name_str(root.name)
@@ -315,17 +320,17 @@ fn check_indirect_functions(cx: &mut Cx<'_, '_>, defs: &[(CodeOffset, Code<'_>)]
     }
 }
 
-/// One code block for [`check_indirect_functions`]: its first forbidden
-/// definition or reference, and the names of the functions it calls.
-fn indirect_scan(
-    m: &Index<'_>,
-    e: &BrigDirectiveExecutable,
-) -> (Option<(CodeOffset, &'static str)>, Vec<brig::DataOffset>) {
+/// What [`indirect_scan`] finds in a code block: its first forbidden
+/// definition or reference (where, and what), and the names of the
+/// functions it calls.
+type IndirectScan = (Option<(CodeOffset, &'static str)>, Vec<brig::DataOffset>);
+
+/// One code block for [`check_indirect_functions`] (see [`IndirectScan`]).
+fn indirect_scan(m: &Index<'_>, e: &BrigDirectiveExecutable) -> IndirectScan {
     let mut callees = Vec::new();
     let first = m
         .code_ordinal(e.first_code_block_entry)
         .unwrap_or(usize::MAX);
-    let mut ops = InstOperands::default();
     // What a referenced code entry means for an indirect function.
     let referenced = |at: CodeOffset, callees: &mut Vec<brig::DataOffset>| match m.code(at) {
         Ok(Code::DirectiveVariable(v))
@@ -355,20 +360,11 @@ fn indirect_scan(
             }
             Code::DirectiveFbarrier(_) => Some("defines an fbarrier"),
             _ => c.inst().and_then(|i| {
-                m.fill_inst_operands(i.operands, &mut ops);
-                ops.iter().find_map(|o| match o {
-                    Operand::Address(a) => a
-                        .symbol
-                        .non_null()
-                        .and_then(|s| referenced(s, &mut callees)),
-                    Operand::CodeRef(r) => referenced(r.ref_, &mut callees),
-                    Operand::CodeList(l) => m
-                        .code_list(l.elements)
-                        .unwrap_or_default()
-                        .into_iter()
-                        .find_map(|t| referenced(t, &mut callees)),
-                    _ => None,
-                })
+                let mut found = None;
+                m.for_each_code_ref(i.operands, |t| {
+                    found = found.or_else(|| referenced(t, &mut callees));
+                });
+                found
             }),
         };
         if let Some(what) = bad {
@@ -1608,27 +1604,45 @@ fn analyze_code_block<'a>(
             Code::DirectivePragma(p) => check_pragma_constants(cx, pos, p),
             Code::DirectiveLoc(l) => check_loc(cx, pos, l),
             Code::DirectiveComment(_) | Code::DirectiveNone(_) => {}
-            _ if c.inst().is_some() => {
-                if let Some(i) = c.inst() {
-                    if !cx.m.fill_inst_operands(i.operands, &mut ops) {
-                        cx.structural = true;
+            _ if let Some(i) = c.inst() => {
+                // An instruction of a shape that passed needs only the
+                // code entries its operands name (from the shape); the
+                // others have their operands decoded.
+                let hit = cx.memo.as_mut().and_then(|memo| {
+                    inst::memo_hit(memo, cx.m, pos, i.operands, &mut cb.registers, &mut seen)
+                });
+                let is_call = matches!(i.opcode, Op::CALL | Op::SCALL | Op::ICALL);
+                let decode = hit.is_none_or(|uses| uses.lists || is_call);
+                if decode && !cx.m.fill_inst_operands(i.operands, &mut ops) {
+                    cx.structural = true;
+                }
+                if cx.want_info && matches!(i.opcode, Op::BR | Op::CBR | Op::SBR | Op::RET) {
+                    block_ends.push(n_inst);
+                }
+                match hit {
+                    Some(uses) if !decode => {
+                        for u in uses.iter() {
+                            check_code_use(cx, &mut b, pos, i.opcode, u);
+                        }
                     }
-                    if cx.want_info && matches!(i.opcode, Op::BR | Op::CBR | Op::SBR | Op::RET) {
-                        block_ends.push(n_inst);
+                    _ => {
+                        if hit.is_none() {
+                            inst::check_inst_missed(
+                                cx.memo.as_mut(),
+                                cx.m,
+                                &cx.env,
+                                pos,
+                                c,
+                                &ops,
+                                cx.errors,
+                                &mut cb.registers,
+                                &mut seen,
+                            );
+                        }
+                        check_operands_in_block(cx, &mut b, pos, i.opcode, &ops);
                     }
                 }
-                inst::check_inst_memo(
-                    cx.memo.as_mut(),
-                    cx.m,
-                    &cx.env,
-                    pos,
-                    c,
-                    &ops,
-                    cx.errors,
-                    &mut cb.registers,
-                    &mut seen,
-                );
-                check_inst_in_block(cx, &mut b, pos, c, &ops);
+                check_opcode_in_block(cx, &b, pos, i.opcode);
                 note_statement(&mut b);
                 n_inst += 1;
                 if cx.want_info {
@@ -1949,42 +1963,54 @@ fn first_constant(m: &Index<'_>, list: brig::DataOffset) -> Option<u64> {
     }
 }
 
-/// Code-structure rules for one instruction (PRM 4.6.2 scope, 4.9 labels,
-/// 10.2 calls and arg blocks).
-fn check_inst_in_block(
+/// Code-structure rules on the operands of one instruction (PRM 4.6.2
+/// scope, 4.9 labels, 10.2 calls and arg blocks).
+fn check_operands_in_block(
     cx: &mut Cx<'_, '_>,
     b: &mut Block,
     at: CodeOffset,
-    c: Code<'_>,
+    opcode: Op,
     ops: &InstOperands<'_>,
 ) {
-    let Some(i) = c.inst() else { return };
     let refs = if ops.has_code_refs() { ops.len() } else { 0 };
-    for k in 0..refs {
-        match ops.get(k) {
+    for index in 0..refs {
+        match ops.get(index) {
             Some(Operand::Address(a)) => {
                 if let Some(s) = a.symbol.non_null() {
-                    check_variable_use(cx, b, at, k, i.opcode, s);
+                    check_variable_use(cx, b, at, index, opcode, s);
                 }
             }
-            Some(Operand::CodeRef(r)) => note_label_use(cx, b, at, k, r.ref_),
+            Some(Operand::CodeRef(r)) => note_label_use(cx, b, at, index, r.ref_),
             Some(Operand::CodeList(l)) => {
                 for &t in cx.m.code_list_ref(l.elements).unwrap_or_default() {
-                    note_label_use(cx, b, at, k, t);
+                    note_label_use(cx, b, at, index, t);
                 }
             }
             _ => {}
         }
     }
-    match i.opcode {
-        Op::CALL | Op::SCALL | Op::ICALL => {
-            if b.in_arg_block.is_none() {
-                cx.err("PRM 10.2", at, "a call must be inside an arg block");
-            } else {
-                b.calls_in_block += 1;
-            }
-            check_call_args(cx, b, at, i.opcode, ops);
+    if matches!(opcode, Op::CALL | Op::SCALL | Op::ICALL) {
+        if b.in_arg_block.is_none() {
+            cx.err("PRM 10.2", at, "a call must be inside an arg block");
+        } else {
+            b.calls_in_block += 1;
         }
+        check_call_args(cx, b, at, opcode, ops);
+    }
+}
+
+/// What [`check_operands_in_block`] does for one code entry an operand
+/// names, from an instruction's shape (see [`inst::memo_hit`]).
+fn check_code_use(cx: &mut Cx<'_, '_>, b: &mut Block, at: CodeOffset, opcode: Op, u: CodeUse) {
+    match u {
+        CodeUse::Symbol { index, at: s } => check_variable_use(cx, b, at, index, opcode, s),
+        CodeUse::Target { index, at: t } => note_label_use(cx, b, at, index, t),
+    }
+}
+
+/// PRM 10.2: what may not appear inside an arg block.
+fn check_opcode_in_block(cx: &mut Cx<'_, '_>, b: &Block, at: CodeOffset, opcode: Op) {
+    match opcode {
         Op::RET if b.in_arg_block.is_some() => {
             cx.err("PRM 10.2", at, "ret cannot be inside an arg block");
         }
