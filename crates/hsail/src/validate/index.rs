@@ -129,6 +129,8 @@ pub struct Index<'a> {
     code_section: &'a [u8],
     /// The bytes of `hsa_operand` (header included).
     operand_section: &'a [u8],
+    /// The bytes of `hsa_data` (header included).
+    data_section: &'a [u8],
     code_end: CodeOffset,
 }
 
@@ -146,6 +148,7 @@ impl<'a> Index<'a> {
             operand_section: m
                 .section(BrigSectionIndex::OPERAND)
                 .map_or(&[], |s| s.bytes),
+            data_section: m.section(DATA).map_or(&[], |s| s.bytes),
             code_end: m.code_end(),
         }
     }
@@ -263,8 +266,21 @@ impl<'a> Index<'a> {
         if offset == 0 {
             return Some(&[]);
         }
-        let b = self.m.data_bytes(DataOffset::new(offset)).ok()?;
+        let b = self.raw_data(offset)?;
         b.len().is_multiple_of(4).then_some(b)
+    }
+
+    /// The bytes of the `hsa_data` entry at `offset` (without its length
+    /// word), or `None` if no entry starts there (a raw read, see
+    /// [`Self::raw_operand`]).
+    #[inline(always)]
+    pub fn raw_data(&self, offset: u32) -> Option<&'a [u8]> {
+        if offset == 0 || !self.m.is_data_entry(DataOffset::new(offset)) {
+            return None;
+        }
+        let at = offset as usize;
+        let len = le32(self.data_section, at)? as usize;
+        self.data_section.get(at + 4..at + 4 + len)
     }
 
     /// Calls `f` with every code entry the operands of list `list` name

@@ -506,8 +506,7 @@ impl ShapeBuf {
 /// `e`).
 #[inline(always)]
 fn constant_size(m: &Index<'_>, e: &[u8]) -> Option<u64> {
-    let len = m.data_bytes(DataOffset::new(le32(e, 8)?)).ok()?.len();
-    Some(len as u64)
+    Some(m.raw_data(le32(e, 8)?)?.len() as u64)
 }
 
 /// The byte offset of the `equivClass` field in instructions of `kind`.

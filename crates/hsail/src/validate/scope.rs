@@ -580,7 +580,7 @@ fn check_module_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveV
 
 /// Rules common to every variable (PRM 4.3.10, 4.11, 4.13, 4.20).
 fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable, sigil: char) {
-    let name = cx.name(v.name);
+    let name = cx.name_str(v.name);
     if !name.starts_with(sigil) || name.len() < 2 {
         cx.err(
             "PRM 4.6",
@@ -588,7 +588,7 @@ fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable
             format!("variable name {name:?} must start with {sigil}"),
         );
     }
-    check_reserved_name(cx, at, &name);
+    check_reserved_name(cx, at, name);
     let elem = v.type_.array_element().unwrap_or(v.type_);
     if elem == BrigType::B1 || elem == BrigType::NONE || elem.bit_size().is_none() {
         cx.err(
