@@ -21,6 +21,11 @@
 //! 2. [`inst`]: per-instruction rules (PRM ch. 5–11, 16), driven by the
 //!    table in [`rules`]: format, operand count and kinds, types, modifiers,
 //!    segments, memory orders and scopes, profile and machine model.
+//!    Layer 3 runs them through a memo: an instruction's *shape* (its
+//!    fields and, per operand, what the rules read — read in place, see
+//!    [`inst::memo_hit`]) that passed once passes again, so most
+//!    instructions are only looked up; `validate_unmemoized` and the tests
+//!    `memo_tells_shapes_apart` / `memo_changes_no_verdict` keep it exact.
 //! 3. [`scope`]: declarations, definitions and linkage (PRM 4.3, 4.11,
 //!    4.12), code blocks, labels and branch targets (4.9, 8), arg blocks and
 //!    calls (10), directive placement (13), extensions, Appendix A limits.
