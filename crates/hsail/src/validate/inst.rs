@@ -227,7 +227,7 @@ pub fn check_inst(
 /// Words: the entry's first 8 bytes (size, kind, opcode, type), its bytes
 /// from 12 on (the format's own fields: at most 8 bytes), then one word per
 /// operand, a nonzero tag in the low byte and the fields the rules read
-/// above it (see [`ShapeBuf::operand`]); unused words are 0.
+/// above it (see `ShapeBuf::operand`); unused words are 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shape([u64; SHAPE_WORDS]);
 
@@ -262,7 +262,7 @@ struct ShapeBuf {
 }
 
 /// The registers an instruction names, as (class, number), in operand
-/// order (see [`ShapeBuf`]).
+/// order (see `ShapeBuf`).
 #[derive(Debug)]
 pub struct ShapeRegs {
     list: [(BrigRegisterKind, u16); SHAPE_REGS],
