@@ -173,6 +173,22 @@ impl<'a> Index<'a> {
             .filter_map(move |&o| ix.code_at_start(o).map(|c| (CodeOffset::new(o), c)))
     }
 
+    /// The offsets of the code entries from ordinal `first` on (see
+    /// [`Self::code_ordinal`]).
+    pub fn code_starts_from(&self, first: usize) -> &'a [u32] {
+        self.code_starts.get(first..).unwrap_or(&[])
+    }
+
+    /// The bytes of the code entry starting at `start` (an element of
+    /// [`Self::code_offsets`]), without testing again that an entry starts
+    /// there.
+    #[inline]
+    pub fn code_bytes_at_start(&self, start: u32) -> Option<&'a [u8]> {
+        let at = start as usize;
+        let len = le16(self.code_section, at)?;
+        self.code_section.get(at..at + usize::from(len))
+    }
+
     /// The offsets of the code entries, in file order.
     pub fn code_offsets(&self) -> &'a [u32] {
         self.code_starts

@@ -542,7 +542,7 @@ pub fn memo_for(m: &Index<'_>) -> InstMemo {
 }
 
 /// The instruction rules through the memo, first half: builds the shape
-/// of the instruction at `at` (operand list `list`) and, if an
+/// of the instruction `bytes` (its entry; operand list `list`) and, if an
 /// instruction of that shape already passed [`check_inst`], records its
 /// registers (what `check_inst` records for an instruction that passes)
 /// and returns the code entries its operands name — the instruction rules
@@ -552,17 +552,13 @@ pub fn memo_for(m: &Index<'_>) -> InstMemo {
 pub fn memo_hit(
     memo: &mut InstMemo,
     m: &Index<'_>,
-    at: CodeOffset,
+    bytes: &[u8],
     list: DataOffset,
     regs: &mut RegisterUse,
     seen: &mut [Vec<u64>; 4],
 ) -> Option<CodeUses> {
     let buf = &mut memo.buf;
-    buf.shaped = m
-        .code_bytes(at)
-        .ok()
-        .and_then(|b| buf.build(m, b, list))
-        .is_some();
+    buf.shaped = buf.build(m, bytes, list).is_some();
     if !buf.shaped || !memo.passed.contains(&buf.shape) {
         return None;
     }
@@ -570,6 +566,17 @@ pub fn memo_hit(
         note_register_in(regs, seen, k, n);
     }
     Some(buf.uses)
+}
+
+/// The opcode and operand list of the code entry `bytes` if it is an
+/// instruction (`BrigInstBase`: base, opcode, type, operands), read in
+/// place.
+#[inline]
+pub fn raw_inst(bytes: &[u8]) -> Option<(Op, DataOffset)> {
+    if !BrigKind::new(le16(bytes, 2)?).is_inst() {
+        return None;
+    }
+    Some((Op::new(le16(bytes, 4)?), DataOffset::new(le32(bytes, 8)?)))
 }
 
 /// [`check_inst`] for an instruction [`memo_hit`] did not find (or for

@@ -1502,10 +1502,47 @@ fn analyze_code_block<'a>(
     // Control directives of the block: (offset, directive, values).
     let mut controls: Vec<(CodeOffset, brig::BrigControlDirective, ControlValues)> = Vec::new();
     let mut n_inst = 0;
-    for (pos, c) in cx.m.code_entries_from(first) {
+    for &o in cx.m.code_starts_from(first) {
+        let pos = CodeOffset::new(o);
         if pos >= cb.end {
             break;
         }
+        let Some(bytes) = cx.m.code_bytes_at_start(o) else {
+            continue;
+        };
+        // An instruction first tries the memo on its bytes: one of a shape
+        // that passed, naming no code list and not a call, needs only the
+        // code entries its operands name (see `inst::memo_hit`), and is
+        // not decoded.
+        let raw = inst::raw_inst(bytes);
+        let hit = match (cx.memo.as_mut(), raw) {
+            (Some(memo), Some((_, list))) => {
+                inst::memo_hit(memo, cx.m, bytes, list, &mut cb.registers, &mut seen)
+            }
+            _ => None,
+        };
+        if let (Some(uses), Some((opcode, _))) = (hit, raw)
+            && !uses.lists
+            && !is_call(opcode)
+        {
+            b.seen_statement = true;
+            if cx.want_info && is_block_end(opcode) {
+                block_ends.push(n_inst);
+            }
+            for u in uses.iter() {
+                check_code_use(cx, &mut b, pos, opcode, u);
+            }
+            check_opcode_in_block(cx, &b, pos, opcode);
+            note_statement(&mut b);
+            n_inst += 1;
+            if cx.want_info {
+                cb.instructions.push(pos);
+            }
+            continue;
+        }
+        let Some(c) = Code::decode(bytes) else {
+            continue;
+        };
         if !matches!(
             c,
             Code::DirectiveControl(_)
@@ -1605,43 +1642,27 @@ fn analyze_code_block<'a>(
             Code::DirectiveLoc(l) => check_loc(cx, pos, l),
             Code::DirectiveComment(_) | Code::DirectiveNone(_) => {}
             _ if let Some(i) = c.inst() => {
-                // An instruction of a shape that passed needs only the
-                // code entries its operands name (from the shape); the
-                // others have their operands decoded.
-                let hit = cx.memo.as_mut().and_then(|memo| {
-                    inst::memo_hit(memo, cx.m, pos, i.operands, &mut cb.registers, &mut seen)
-                });
-                let is_call = matches!(i.opcode, Op::CALL | Op::SCALL | Op::ICALL);
-                let decode = hit.is_none_or(|uses| uses.lists || is_call);
-                if decode && !cx.m.fill_inst_operands(i.operands, &mut ops) {
+                // Not done by the memo above: the operands are decoded.
+                if !cx.m.fill_inst_operands(i.operands, &mut ops) {
                     cx.structural = true;
                 }
-                if cx.want_info && matches!(i.opcode, Op::BR | Op::CBR | Op::SBR | Op::RET) {
+                if cx.want_info && is_block_end(i.opcode) {
                     block_ends.push(n_inst);
                 }
-                match hit {
-                    Some(uses) if !decode => {
-                        for u in uses.iter() {
-                            check_code_use(cx, &mut b, pos, i.opcode, u);
-                        }
-                    }
-                    _ => {
-                        if hit.is_none() {
-                            inst::check_inst_missed(
-                                cx.memo.as_mut(),
-                                cx.m,
-                                &cx.env,
-                                pos,
-                                c,
-                                &ops,
-                                cx.errors,
-                                &mut cb.registers,
-                                &mut seen,
-                            );
-                        }
-                        check_operands_in_block(cx, &mut b, pos, i.opcode, &ops);
-                    }
+                if hit.is_none() {
+                    inst::check_inst_missed(
+                        cx.memo.as_mut(),
+                        cx.m,
+                        &cx.env,
+                        pos,
+                        c,
+                        &ops,
+                        cx.errors,
+                        &mut cb.registers,
+                        &mut seen,
+                    );
                 }
+                check_operands_in_block(cx, &mut b, pos, i.opcode, &ops);
                 check_opcode_in_block(cx, &b, pos, i.opcode);
                 note_statement(&mut b);
                 n_inst += 1;
@@ -1666,6 +1687,16 @@ fn analyze_code_block<'a>(
         cb.blocks = build_cfg(cx, &cb, &label_index, &block_ends);
     }
     cb
+}
+
+/// Whether `op` is a call (its operands are checked against the callee).
+fn is_call(op: Op) -> bool {
+    matches!(op, Op::CALL | Op::SCALL | Op::ICALL)
+}
+
+/// Whether `op` ends a basic block.
+fn is_block_end(op: Op) -> bool {
+    matches!(op, Op::BR | Op::CBR | Op::SBR | Op::RET)
 }
 
 /// A label or instruction: definitions may no longer follow.
@@ -1989,7 +2020,7 @@ fn check_operands_in_block(
             _ => {}
         }
     }
-    if matches!(opcode, Op::CALL | Op::SCALL | Op::ICALL) {
+    if is_call(opcode) {
         if b.in_arg_block.is_none() {
             cx.err("PRM 10.2", at, "a call must be inside an arg block");
         } else {
