@@ -299,36 +299,6 @@ impl<'a> Index<'a> {
         self.data_section.get(at + 4..at + 4 + len)
     }
 
-    /// Calls `f` with every code entry the operands of list `list` name
-    /// (an address's variable, a code reference, the elements of a code
-    /// list), in operand order, reading the operands in place; operands
-    /// that are not well formed are skipped (layer 1 reports them).
-    pub fn for_each_code_ref(&self, list: DataOffset, mut f: impl FnMut(CodeOffset)) {
-        let Some(list) = self.raw_offsets(list.get()) else {
-            return;
-        };
-        for o in list.chunks_exact(4) {
-            let Some(e) = self.raw_operand(u32::from_le_bytes([o[0], o[1], o[2], o[3]])) else {
-                continue;
-            };
-            let target = le32(e, 4).filter(|&t| t != 0).map(CodeOffset::new);
-            match le16(e, 2).map(BrigKind::new) {
-                Some(BrigKind::OPERAND_ADDRESS | BrigKind::OPERAND_CODE_REF) => {
-                    target.into_iter().for_each(&mut f);
-                }
-                Some(BrigKind::OPERAND_CODE_LIST) => {
-                    let elems = self.raw_offsets(le32(e, 4).unwrap_or(0)).unwrap_or(&[]);
-                    for t in elems.chunks_exact(4) {
-                        f(CodeOffset::new(u32::from_le_bytes([
-                            t[0], t[1], t[2], t[3],
-                        ])));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
     /// The code entry at `offset`.
     #[inline]
     pub fn code(&self, offset: CodeOffset) -> Result<Code<'a>, BrigError> {

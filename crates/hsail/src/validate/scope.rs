@@ -35,6 +35,13 @@ struct Cx<'m, 'a> {
     /// Whether to build the per-code-block parts of the [`ModuleInfo`]
     /// (instructions, labels, locals, CFG); without, only the rules run.
     want_info: bool,
+    /// Whether the module defines indirect functions: code blocks then
+    /// record what PRM 10.8 asks of them in `indirect_scans`.
+    indirect: bool,
+    /// What each code block (by its first entry) holds that PRM 10.8
+    /// forbids in an indirect function, and the functions it calls (see
+    /// [`check_indirect_functions`]).
+    indirect_scans: FastMap<u32, IndirectScan>,
 }
 
 impl<'a> Cx<'_, 'a> {
@@ -114,6 +121,8 @@ pub fn analyze(
         memo: memo.then(|| inst::memo_for(m)),
         structural: false,
         want_info,
+        indirect: false,
+        indirect_scans: FastMap::default(),
     };
     let entries = module_entries(m);
     check_header(&mut cx, &entries, &mut info);
@@ -221,7 +230,9 @@ pub fn analyze(
         }
     }
     let defs = definitions(&entries);
-    check_indirect_functions(&mut cx, &defs);
+    cx.indirect = defs
+        .iter()
+        .any(|(_, c)| c.kind() == BrigKind::DIRECTIVE_INDIRECT_FUNCTION);
     if parallel && defs.len() > 1 {
         // Code blocks are independent: analyze the second half (by code
         // entries) on another thread; its errors follow the first half's,
@@ -233,8 +244,12 @@ pub fn analyze(
             .unwrap_or(defs.len())
             .max(1);
         let (front, back) = defs.split_at(split);
-        let (env, module_vars, first_decl) =
-            (cx.env, cx.module_vars.clone(), cx.first_decl.clone());
+        let (env, module_vars, first_decl, indirect) = (
+            cx.env,
+            cx.module_vars.clone(),
+            cx.first_decl.clone(),
+            cx.indirect,
+        );
         // If no thread can be started, the same work runs here.
         let back_result = std::thread::scope(|s| {
             let t = std::thread::Builder::new().spawn_scoped(s, move || {
@@ -248,20 +263,23 @@ pub fn analyze(
                     memo: memo.then(|| inst::memo_for(m)),
                     structural: false,
                     want_info,
+                    indirect,
+                    indirect_scans: FastMap::default(),
                 };
                 let blocks = analyze_code_blocks(&mut back_cx, back);
-                let structural = back_cx.structural;
-                (blocks, back_errors, structural)
+                let (structural, scans) = (back_cx.structural, back_cx.indirect_scans);
+                (blocks, back_errors, structural, scans)
             });
             info.code_blocks = analyze_code_blocks(&mut cx, front);
             t.ok()
                 .map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
         });
         match back_result {
-            Some((blocks, mut back_errors, structural)) => {
+            Some((blocks, mut back_errors, structural, scans)) => {
                 info.code_blocks.extend(blocks);
                 cx.errors.append(&mut back_errors);
                 cx.structural |= structural;
+                cx.indirect_scans.extend(scans);
             }
             None => {
                 let blocks = analyze_code_blocks(&mut cx, back);
@@ -271,6 +289,7 @@ pub fn analyze(
     } else {
         info.code_blocks = analyze_code_blocks(&mut cx, &defs);
     }
+    check_indirect_functions(&mut cx, &defs);
     (info, cx.structural)
 }
 
@@ -290,9 +309,7 @@ fn check_indirect_functions(cx: &mut Cx<'_, '_>, defs: &[(CodeOffset, Code<'_>)]
         .iter()
         .filter_map(|(_, c)| c.executable().map(|e| (cx.name_str(e.name), e)))
         .collect();
-    // Each code block is scanned once, however many indirect functions
-    // reach it.
-    let mut scans: FastMap<u32, IndirectScan> = FastMap::default();
+    let scans = std::mem::take(&mut cx.indirect_scans);
     for &(_, c) in defs {
         let Some(root) = c.executable() else { continue };
         if c.kind() != BrigKind::DIRECTIVE_INDIRECT_FUNCTION {
@@ -304,9 +321,9 @@ fn check_indirect_functions(cx: &mut Cx<'_, '_>, defs: &[(CodeOffset, Code<'_>)]
             if !seen.insert(cx.name_str(e.name)) {
                 continue;
             }
-            let (violation, callees) = scans
-                .entry(e.first_code_block_entry.get())
-                .or_insert_with(|| indirect_scan(cx.m, e));
+            let Some((violation, callees)) = scans.get(&e.first_code_block_entry.get()) else {
+                continue;
+            };
             if let Some((at, what)) = *violation {
                 let msg = format!(
                     "indirect function {} (or a function it calls) {what}",
@@ -325,14 +342,15 @@ fn check_indirect_functions(cx: &mut Cx<'_, '_>, defs: &[(CodeOffset, Code<'_>)]
 /// functions it calls.
 type IndirectScan = (Option<(CodeOffset, &'static str)>, Vec<brig::DataOffset>);
 
-/// One code block for [`check_indirect_functions`] (see [`IndirectScan`]).
-fn indirect_scan(m: &Index<'_>, e: &BrigDirectiveExecutable) -> IndirectScan {
-    let mut callees = Vec::new();
-    let first = m
-        .code_ordinal(e.first_code_block_entry)
-        .unwrap_or(usize::MAX);
-    // What a referenced code entry means for an indirect function.
-    let referenced = |at: CodeOffset, callees: &mut Vec<brig::DataOffset>| match m.code(at) {
+/// What a code entry an instruction names means for PRM 10.8 (see
+/// [`check_indirect_functions`]): a forbidden reference, or a call of a
+/// function (recorded in `callees`).
+fn indirect_ref(
+    m: &Index<'_>,
+    at: CodeOffset,
+    callees: &mut Vec<brig::DataOffset>,
+) -> Option<&'static str> {
+    match m.code(at) {
         Ok(Code::DirectiveVariable(v))
             if matches!(v.segment, Seg::GROUP | Seg::PRIVATE)
                 && matches!(v.linkage, BrigLinkage::MODULE | BrigLinkage::PROGRAM) =>
@@ -349,29 +367,22 @@ fn indirect_scan(m: &Index<'_>, e: &BrigDirectiveExecutable) -> IndirectScan {
             None
         }
         _ => None,
-    };
-    for (pos, c) in m.code_entries_from(first) {
-        if pos >= e.next_module_entry {
-            break;
-        }
-        let bad = match c {
-            Code::DirectiveVariable(v) if v.segment == Seg::GROUP => {
-                Some("defines a group segment variable")
-            }
-            Code::DirectiveFbarrier(_) => Some("defines an fbarrier"),
-            _ => c.inst().and_then(|i| {
-                let mut found = None;
-                m.for_each_code_ref(i.operands, |t| {
-                    found = found.or_else(|| referenced(t, &mut callees));
-                });
-                found
-            }),
-        };
-        if let Some(what) = bad {
-            return (Some((pos, what)), callees);
-        }
     }
-    (None, callees)
+}
+
+/// Records in `b` (when the module has indirect functions) what PRM 10.8
+/// asks of the code entry `target` named by the instruction at `at`.
+fn note_indirect_ref(cx: &Cx<'_, '_>, b: &mut Block, at: CodeOffset, target: CodeOffset) {
+    if cx.indirect && b.indirect.0.is_none() {
+        b.indirect.0 = indirect_ref(cx.m, target, &mut b.indirect.1).map(|what| (at, what));
+    }
+}
+
+/// Records a definition PRM 10.8 forbids in an indirect function.
+fn note_indirect_definition(b: &mut Block, at: CodeOffset, what: &'static str) {
+    if b.indirect.0.is_none() {
+        b.indirect.0 = Some((at, what));
+    }
 }
 
 /// [`analyze_code_block`] for each definition in `defs`, in order.
@@ -1430,6 +1441,9 @@ struct Block<'a> {
     label_uses: Vec<(CodeOffset, usize, CodeOffset, Option<CodeOffset>)>,
     names: FastSet<&'a str>,
     arg_names: FastSet<&'a str>,
+    /// What PRM 10.8 asks of the block (when the module has indirect
+    /// functions; see [`Cx::indirect_scans`]).
+    indirect: IndirectScan,
 }
 
 /// Walks a kernel or function code block: directives, instructions, labels,
@@ -1485,6 +1499,7 @@ fn analyze_code_block<'a>(
             })
             .collect(),
         arg_names: FastSet::default(),
+        indirect: (None, Vec::new()),
     };
     let mut seen: [Vec<u64>; 4] = Default::default();
     let mut ops = InstOperands::default();
@@ -1575,6 +1590,9 @@ fn analyze_code_block<'a>(
                 note_statement(&mut b);
             }
             Code::DirectiveVariable(v) => {
+                if v.segment == Seg::GROUP {
+                    note_indirect_definition(&mut b, pos, "defines a group segment variable");
+                }
                 check_definition_order(cx, &b, pos);
                 check_local_variable(cx, &mut b, pos, v);
                 if cx.want_info {
@@ -1582,6 +1600,7 @@ fn analyze_code_block<'a>(
                 }
             }
             Code::DirectiveFbarrier(f) => {
+                note_indirect_definition(&mut b, pos, "defines an fbarrier");
                 check_definition_order(cx, &b, pos);
                 if b.in_arg_block.is_some() {
                     cx.err("PRM 4.3.6", pos, "an arg block defines only arg variables");
@@ -1681,6 +1700,11 @@ fn analyze_code_block<'a>(
         cx.err("PRM 4.3.6", start, "arg block is not closed");
     }
     check_label_uses(cx, &b);
+    if cx.indirect {
+        let scan = std::mem::take(&mut b.indirect);
+        cx.indirect_scans
+            .insert(e.first_code_block_entry.get(), scan);
+    }
     check_control_consistency(cx, &controls);
     check_register_limits(cx, at, &cb.registers);
     if cx.want_info {
@@ -2008,12 +2032,17 @@ fn check_operands_in_block(
         match ops.get(index) {
             Some(Operand::Address(a)) => {
                 if let Some(s) = a.symbol.non_null() {
+                    note_indirect_ref(cx, b, at, s);
                     check_variable_use(cx, b, at, index, opcode, s);
                 }
             }
-            Some(Operand::CodeRef(r)) => note_label_use(cx, b, at, index, r.ref_),
+            Some(Operand::CodeRef(r)) => {
+                note_indirect_ref(cx, b, at, r.ref_);
+                note_label_use(cx, b, at, index, r.ref_);
+            }
             Some(Operand::CodeList(l)) => {
                 for &t in cx.m.code_list_ref(l.elements).unwrap_or_default() {
+                    note_indirect_ref(cx, b, at, t);
                     note_label_use(cx, b, at, index, t);
                 }
             }
@@ -2034,8 +2063,14 @@ fn check_operands_in_block(
 /// names, from an instruction's shape (see [`inst::memo_hit`]).
 fn check_code_use(cx: &mut Cx<'_, '_>, b: &mut Block, at: CodeOffset, opcode: Op, u: CodeUse) {
     match u {
-        CodeUse::Symbol { index, at: s } => check_variable_use(cx, b, at, index, opcode, s),
-        CodeUse::Target { index, at: t } => note_label_use(cx, b, at, index, t),
+        CodeUse::Symbol { index, at: s } => {
+            note_indirect_ref(cx, b, at, s);
+            check_variable_use(cx, b, at, index, opcode, s);
+        }
+        CodeUse::Target { index, at: t } => {
+            note_indirect_ref(cx, b, at, t);
+            note_label_use(cx, b, at, index, t);
+        }
     }
 }
 
