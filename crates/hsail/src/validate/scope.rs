@@ -2176,44 +2176,58 @@ fn check_label_uses(cx: &mut Cx<'_, '_>, b: &Block) {
 /// PRM 10.2 / 10.6: the argument lists of a call match the callee's
 /// signature and name arg variables of the current arg block.
 fn check_call_args(cx: &mut Cx<'_, '_>, b: &Block, at: CodeOffset, op: Op, ops: &InstOperands<'_>) {
-    let list = |k: usize| -> Vec<CodeOffset> {
+    let m = cx.m;
+    let list = |k: usize| -> &[CodeOffset] {
         match ops.get(k) {
-            Some(Operand::CodeList(l)) => cx.m.code_list(l.elements).unwrap_or_default(),
-            _ => Vec::new(),
+            Some(Operand::CodeList(l)) if m.check_code_list(l.elements).is_ok() => {
+                m.code_list_ref(l.elements).unwrap_or_default()
+            }
+            _ => &[],
         }
     };
-    let outs = list(0);
-    let ins = list(2);
+    let (outs, ins) = (list(0), list(2));
     // PRM 10.2: every actual argument of the arg block appears exactly once
     // in the call's lists.
-    let mut listed: Vec<u32> = outs.iter().chain(ins.iter()).map(|a| a.get()).collect();
-    listed.sort_unstable();
-    if listed.windows(2).any(|w| w[0] == w[1]) {
+    let listed = || outs.iter().chain(ins).map(|a| a.get());
+    let twice = if outs.len() + ins.len() <= 32 {
+        listed()
+            .enumerate()
+            .any(|(i, a)| listed().skip(i + 1).any(|x| x == a))
+    } else {
+        let mut sorted: Vec<u32> = listed().collect();
+        sorted.sort_unstable();
+        sorted.windows(2).any(|w| w[0] == w[1])
+    };
+    if twice {
         cx.err(
             "PRM 10.2",
             at,
             "an actual argument appears more than once in the call",
         );
     }
-    let mut unused: Vec<u32> = b
-        .arg_vars
-        .iter()
-        .copied()
-        .filter(|v| listed.binary_search(v).is_err())
-        .collect();
-    unused.sort_unstable();
-    for v in unused {
-        cx.err(
-            "PRM 10.2",
-            at,
-            format!(
-                "actual argument {} of the arg block is not passed to the call",
-                CodeOffset::new(v)
-            ),
-        );
+    // Without repeats, every arg variable is passed when as many listed
+    // arguments are arg variables of the block as it has.
+    if twice || listed().filter(|a| b.arg_vars.contains(a)).count() != b.arg_vars.len() {
+        let mut unused: Vec<u32> = b
+            .arg_vars
+            .iter()
+            .copied()
+            .filter(|v| !listed().any(|a| a == *v))
+            .collect();
+        unused.sort_unstable();
+        for v in unused {
+            cx.err(
+                "PRM 10.2",
+                at,
+                format!(
+                    "actual argument {} of the arg block is not passed to the call",
+                    CodeOffset::new(v)
+                ),
+            );
+        }
     }
-    for (k, v) in [(0usize, &outs), (2, &ins)] {
-        for &a in v.iter() {
+    for (k, v) in [(0usize, outs), (2, ins)] {
+        for &a in v {
             match cx.m.code(a) {
                 Ok(Code::DirectiveVariable(var)) if var.segment == Seg::ARG => {
                     if !b.arg_vars.contains(&a.get()) {
@@ -2235,19 +2249,16 @@ fn check_call_args(cx: &mut Cx<'_, '_>, b: &Block, at: CodeOffset, op: Op, ops: 
         }
     }
     // The callee(s) whose signature the lists must match.
-    let callees: Vec<CodeOffset> = match (op, ops.get(1)) {
-        (Op::CALL, Some(Operand::CodeRef(r))) => vec![r.ref_],
+    let callees: &[CodeOffset] = match (op, ops.get(1)) {
+        (Op::CALL, Some(Operand::CodeRef(r))) => core::slice::from_ref(&r.ref_),
         (Op::ICALL, _) => match ops.get(3) {
-            Some(Operand::CodeRef(r)) => vec![r.ref_],
-            _ => Vec::new(),
+            Some(Operand::CodeRef(r)) => core::slice::from_ref(&r.ref_),
+            _ => &[],
         },
-        (Op::SCALL, _) => match ops.get(3) {
-            Some(Operand::CodeList(l)) => cx.m.code_list(l.elements).unwrap_or_default(),
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
+        (Op::SCALL, _) => list(3),
+        _ => &[],
     };
-    for callee in callees {
+    for &callee in callees {
         let Ok(c) = cx.m.code(callee) else { continue };
         let Some(e) = c.executable() else { continue };
         if c.kind() == BrigKind::DIRECTIVE_KERNEL {
@@ -2257,7 +2268,7 @@ fn check_call_args(cx: &mut Cx<'_, '_>, b: &Block, at: CodeOffset, op: Op, ops: 
         let params = arguments(cx.m, callee, e);
         let n_out = usize::from(e.out_arg_count.get());
         let (pout, pin) = params.split_at(n_out.min(params.len()));
-        if outs.len() != pout.len() || (ins.len() != pin.len() && !variadic_ok(cx.m, pin, &ins)) {
+        if outs.len() != pout.len() || (ins.len() != pin.len() && !variadic_ok(cx.m, pin, ins)) {
             cx.err(
                 "PRM 10.2",
                 at,
@@ -2271,7 +2282,7 @@ fn check_call_args(cx: &mut Cx<'_, '_>, b: &Block, at: CodeOffset, op: Op, ops: 
             );
             continue;
         }
-        for (k, (got, want)) in [(0usize, (&outs, pout)), (2, (&ins, pin))] {
+        for (k, (got, want)) in [(0usize, (outs, pout)), (2, (ins, pin))] {
             for (&g, &w) in got.iter().zip(want.iter()) {
                 if let (Ok(Code::DirectiveVariable(g)), Ok(Code::DirectiveVariable(w))) =
                     (cx.m.code(g), cx.m.code(w))
