@@ -6,9 +6,9 @@
 //! [`super::inst`] on every instruction with the module's environment.
 //!
 //! This file walks the module level (header, extensions, symbols and
-//! their linkage); [`block`] walks each code block, [`variables`] checks
-//! variables and initializers, [`directives`] the `loc`, `pragma` and
-//! control directives, [`calls`] executables, call argument lists and
+//! their linkage); `block` walks each code block, `variables` checks
+//! variables and initializers, `directives` the `loc`, `pragma` and
+//! control directives, `calls` executables, call argument lists and
 //! indirect functions.
 
 use std::collections::BTreeMap;
