@@ -15,6 +15,7 @@ use hsail::validate;
 /// accepts it).
 const SOURCE: &str = r#"module &m:1:0:$full:$small:$default;
 extension "IMAGE";
+// c
 readonly_u32 &ro = 1;
 alloc(agent) global_samp &smp = samp(coord = normalized, filter = linear, addressing = clamp_to_edge);
 alloc(agent) global_roimg &img = roimg(geometry = 2d, width = 4, height = 4, channel_type = unorm_int8, channel_order = rgba);
@@ -48,8 +49,9 @@ kernel &k(kernarg_u32 %p)
 "#;
 
 /// One patch: set `bytes` at byte `field` of the `n`-th entry of `kind`
-/// (as `brig-dump` names kinds); the validator must report `rule`, at the
-/// patched entry when `at_entry`.
+/// (as `brig-dump` names kinds), or with `copy`, as many bytes taken from
+/// the same field of the `copy.1`-th entry of kind `copy.0`; the validator
+/// must report `rule`, at the patched entry when `at_entry`.
 struct Case {
     kind: &'static str,
     n: usize,
@@ -57,6 +59,7 @@ struct Case {
     bytes: &'static [u8],
     rule: &'static str,
     at_entry: bool,
+    copy: Option<(&'static str, usize)>,
 }
 
 const fn case(
@@ -73,6 +76,7 @@ const fn case(
         bytes,
         rule,
         at_entry: true,
+        copy: None,
     }
 }
 
@@ -142,6 +146,26 @@ const CASES: &[Case] = &[
             "PRM 18.6.2",
         )
     },
+    // PRM 18.5.1.3: a comment's text starts with `//` (here: "&m").
+    Case {
+        copy: Some(("DirectiveModule", 0)),
+        ..case("DirectiveComment", 0, 4, &[0; 4], "PRM 18")
+    },
+    // PRM 4.6: a module-scope fbarrier's name starts with & (here: "// c").
+    Case {
+        copy: Some(("DirectiveComment", 0)),
+        ..case("DirectiveFbarrier", 0, 4, &[0; 4], "PRM 4.6")
+    },
+    // PRM 18.6.7, 18.6.9: image constants have an image type, sampler
+    // constants type samp.
+    case("OperandConstantImage", 0, 4, &[18, 0], "PRM 18"),
+    case("OperandConstantSampler", 0, 4, &[19, 0], "PRM 18"),
+    // PRM 18.6.1: a control directive's operand has the type it expects
+    // (u32 for enablebreakexceptions).
+    Case {
+        at_entry: false,
+        ..case("OperandConstantBytes", 3, 4, &[7], "PRM 18.6.1")
+    },
     // PRM 18.6.1: an immediate for a u32 operand has type u32.
     Case {
         at_entry: false,
@@ -191,7 +215,15 @@ fn undefined_field_values_are_rejected() {
     for c in CASES {
         let (section, at, file) = find(&brig, c.kind, c.n);
         let mut patched = brig.clone();
-        patched[file + c.field..file + c.field + c.bytes.len()].copy_from_slice(c.bytes);
+        let width = c.bytes.len();
+        let bytes = match c.copy {
+            Some((kind, n)) => {
+                let from = find(&brig, kind, n).2 + c.field;
+                &brig[from..from + width]
+            }
+            None => c.bytes,
+        };
+        patched[file + c.field..file + c.field + width].copy_from_slice(bytes);
         let what = format!("{} #{} byte {} = {:?}", c.kind, c.n, c.field, c.bytes);
         if oracles::hsailasm_disassemble(&patched).is_ok() {
             failures.push(format!("{what}: HSAILasm accepts it; not a case"));

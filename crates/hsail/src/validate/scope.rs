@@ -177,6 +177,7 @@ pub fn analyze(
             Code::DirectiveFbarrier(f) => {
                 seen_decl = true;
                 let name = cx.name_str(f.name);
+                check_sigil(&mut cx, at, "fbarrier", name, '&');
                 check_reserved_name(&mut cx, at, name);
                 check_module_linkage(&mut cx, at, f.linkage);
                 info.symbols.push(symbol(&cx, at, c));
@@ -589,16 +590,22 @@ fn check_module_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveV
     check_variable(cx, at, v, '&');
 }
 
-/// Rules common to every variable (PRM 4.3.10, 4.11, 4.13, 4.20).
-fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable, sigil: char) {
-    let name = cx.name_str(v.name);
+/// PRM 4.6: the name of a `what` declared at module scope starts with
+/// `&`, in a code block with `%` (`sigil`), and has a body.
+fn check_sigil(cx: &mut Cx<'_, '_>, at: CodeOffset, what: &str, name: &str, sigil: char) {
     if !name.starts_with(sigil) || name.len() < 2 {
         cx.err(
             "PRM 4.6",
             at,
-            format!("variable name {name:?} must start with {sigil}"),
+            format!("{what} name {name:?} must start with {sigil}"),
         );
     }
+}
+
+/// Rules common to every variable (PRM 4.3.10, 4.11, 4.13, 4.20).
+fn check_variable(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable, sigil: char) {
+    let name = cx.name_str(v.name);
+    check_sigil(cx, at, "variable", name, sigil);
     check_reserved_name(cx, at, name);
     let elem = v.type_.array_element().unwrap_or(v.type_);
     if elem == BrigType::B1 || elem == BrigType::NONE || elem.bit_size().is_none() {
@@ -1606,6 +1613,7 @@ fn analyze_code_block<'a>(
                     cx.err("PRM 4.3.6", pos, "an arg block defines only arg variables");
                 }
                 let name = cx.name_str(f.name);
+                check_sigil(cx, pos, "fbarrier", name, '%');
                 check_reserved_name(cx, pos, name);
                 if !b.names.insert(name) {
                     cx.err(
@@ -1885,6 +1893,18 @@ fn check_control(cx: &mut Cx<'_, '_>, b: &Block, at: CodeOffset, d: &brig::BrigD
                         at,
                         format!(
                             "control directive operand must be a {} value",
+                            want_ty.text().unwrap_or_default()
+                        ),
+                    );
+                } else if c.type_ != want_ty {
+                    // PRM 18.6.1: a directive's constant operand has the
+                    // type the directive expects.
+                    cx.err(
+                        "PRM 18.6.1",
+                        at,
+                        format!(
+                            "control directive operand has type {}, must be {}",
+                            c.type_.text().unwrap_or_default(),
                             want_ty.text().unwrap_or_default()
                         ),
                     );

@@ -306,7 +306,16 @@ fn check_code_entry(cx: &mut Cx<'_, '_>, at: CodeOffset, c: Code<'_>) {
                 b.kind
             ),
         ),
-        Code::DirectiveComment(d) => cx.check_string(code, a, "comment name", d.name),
+        Code::DirectiveComment(d) => {
+            cx.check_string(code, a, "comment name", d.name);
+            // PRM 18.5.1.3: the text of the comment, including the `//`.
+            if cx.m.string(d.name).is_ok_and(|s| !s.starts_with("//")) {
+                cx.code_err(
+                    at,
+                    "a comment's text must start with // (PRM 18.5.1.3)".to_owned(),
+                );
+            }
+        }
         Code::DirectiveExtension(d) => cx.check_string(code, a, "extension name", d.name),
         Code::DirectiveLabel(d) => cx.check_string(code, a, "label name", d.name),
         Code::DirectiveFbarrier(d) => cx.check_string(code, a, "fbarrier name", d.name),
@@ -429,10 +438,31 @@ fn check_operand_entry(cx: &mut Cx<'_, '_>, at: OperandOffset, o: Operand<'_>) {
             }
         }
         Operand::String(e) => cx.check_string(opnd, a, "string operand", e.string),
-        Operand::Align(_)
-        | Operand::ConstantImage(_)
-        | Operand::ConstantSampler(_)
-        | Operand::Wavesize(_) => {}
+        // PRM 18.6.7, 18.6.9: the type of an image or sampler constant.
+        Operand::ConstantImage(e) => {
+            if !matches!(
+                e.type_,
+                brig::BrigType::ROIMG | brig::BrigType::WOIMG | brig::BrigType::RWIMG
+            ) {
+                let t = e.type_.raw();
+                cx.op_err(
+                    at,
+                    format!(
+                        "an image constant has type {t}, must be roimg, woimg or rwimg (PRM 18.6.7)"
+                    ),
+                );
+            }
+        }
+        Operand::ConstantSampler(e) => {
+            if e.type_ != brig::BrigType::SAMP {
+                let t = e.type_.raw();
+                cx.op_err(
+                    at,
+                    format!("a sampler constant has type {t}, must be samp (PRM 18.6.9)"),
+                );
+            }
+        }
+        Operand::Align(_) | Operand::Wavesize(_) => {}
     }
 }
 
