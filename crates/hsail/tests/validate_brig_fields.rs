@@ -24,6 +24,7 @@ fbarrier &fb;
 kernel &k(kernarg_u32 %p)
 {
 	enablebreakexceptions 0;
+	fbarrier %lfb;
 	ld_kernarg_u32 $s0, [%p];
 	add_u32 $s1, $s0, 7;
 	ld_global_u32 $s2, [$s1-4];
@@ -130,6 +131,10 @@ const CASES: &[Case] = &[
     // has agent allocation.
     case("DirectiveVariable", 0, 16, &[1], "PRM 18.5.1.13"),
     case("DirectiveVariable", 0, 26, &[1], "PRM 18.5.1.13"),
+    // PRM 18.5.1.13: a variable's align is never none.
+    case("DirectiveVariable", 0, 15, &[0], "PRM 18.5.1.13"),
+    // PRM 4.3.9: a code-block fbarrier is a definition.
+    case("DirectiveFbarrier", 1, 8, &[0], "PRM 4.3.9"),
     // PRM 18.5.2.11: the group segment scope is the global one, the image
     // segment scope is none.
     case("InstMemFence", 0, 14, &[3], "PRM 18.5.2.11"),

@@ -1625,6 +1625,13 @@ fn analyze_code_block<'a>(
                 if f.linkage != BrigLinkage::FUNCTION {
                     cx.err("PRM 4.12.3", pos, "a local fbarrier has function linkage");
                 }
+                if !f.modifier.contains(BrigVariableModifierMask::DEFINITION) {
+                    cx.err(
+                        "PRM 4.3.9",
+                        pos,
+                        "a code-block fbarrier must be a definition",
+                    );
+                }
                 if cx.want_info {
                     cb.locals.push(symbol(cx, pos, c));
                 }

@@ -1058,11 +1058,17 @@ fn check_directive_fields(cx: &mut Cx<'_, '_>, at: CodeOffset, c: Code<'_>) {
     }
 }
 
-/// `BrigDirectiveVariable` (PRM 18.5.1.13): a non-array variable has
-/// `dim` 0; the allocation follows the segment.
+/// `BrigDirectiveVariable` (PRM 18.5.1.13): an alignment is given, a
+/// non-array variable has `dim` 0, the allocation follows the segment.
 fn check_variable_entry(cx: &mut Cx<'_, '_>, at: CodeOffset, d: &brig::BrigDirectiveVariable) {
     use brig::{BrigAllocation as A, BrigSegment as S};
     const R: &str = "PRM 18.5.1.13";
+    // Without an align qualifier, the natural alignment is written: never
+    // none.
+    if d.align == brig::BrigAlignment::NONE {
+        let msg = "a variable's align is none, must be its alignment (natural if not given)";
+        cx.errors.push(ValidationError::code(R, at, msg));
+    }
     let dim = d.dim.get();
     if !d.type_.is_array() && dim != 0 {
         let msg = format!("a variable of non-array type has dim {dim}, must be 0");
