@@ -131,6 +131,10 @@ const CASES: &[Case] = &[
     // has agent allocation.
     case("DirectiveVariable", 0, 16, &[1], "PRM 18.5.1.13"),
     case("DirectiveVariable", 0, 26, &[1], "PRM 18.5.1.13"),
+    // PRM 18.5.2.10: ld has a width (the align none of ld is an
+    // undefined alignment: PRM 18.3.2).
+    case("InstMem", 1, 15, &[0], "PRM 18.5.2.10"),
+    case("InstMem", 1, 13, &[0], "PRM 18.3.2"),
     // PRM 18.5.1.13: a variable's align is never none.
     case("DirectiveVariable", 0, 15, &[0], "PRM 18.5.1.13"),
     // PRM 4.3.9: a code-block fbarrier is a definition.

@@ -1629,6 +1629,13 @@ fn check_mem(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstMem) {
     if op == Op::LD && e.width.raw() > brig::BrigWidth::ALL.raw() {
         cx.err("PRM 2.12.2", format!("bad width value {}", e.width.raw()));
     }
+    // PRM 18.5.2.10: ld has a width, width(1) when none is written.
+    if op == Op::LD && e.width == brig::BrigWidth::NONE {
+        cx.err(
+            "PRM 18.5.2.10",
+            "ld has width none, must have one (width(1) by default)",
+        );
+    }
     if op != Op::LD && e.width != brig::BrigWidth::NONE {
         cx.err(
             "PRM 6.4",
