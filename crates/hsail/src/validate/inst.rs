@@ -158,6 +158,12 @@ pub fn check_inst(
     regs: &mut RegisterUse,
     seen: &mut [Vec<u64>; 4],
 ) {
+    // PRM 18.5.2: the entry's own fields first; the rules below read them.
+    if let Ok(bytes) = m.code_bytes(at)
+        && !super::structure::check_inst_fields(errors, at, bytes)
+    {
+        return;
+    }
     let Some(v) = view(&c) else { return };
     let Some(rule) = rules::rule(v.opcode) else {
         errors.push(ValidationError::code(
@@ -426,7 +432,7 @@ impl ShapeBuf {
     /// A vector (`BrigOperandOperandList` bytes `e`): per element, 12 bits
     /// above the count: a tag (2 bits) and, for a register, its class and
     /// the position of the first element naming the same register (2 bits
-    /// each: distinct destinations, PRM 4.17), for an immediate its size.
+    /// each: distinct destinations, PRM 4.17), for an immediate its type.
     fn vector(&mut self, m: &Index<'_>, e: &[u8]) -> Option<u64> {
         let elems = m.raw_offsets(le32(e, 4)?)?;
         let n = elems.len() / 4;
@@ -448,12 +454,14 @@ impl ShapeBuf {
                     let first = names.iter().position(|&x| x == (kind, num))?;
                     1 | u64::from(kind) << 2 | (first as u64) << 4
                 }
+                // Its type, which (not an array type) decides its size
+                // (layer 1 checked that; our writer writes it so).
                 BrigKind::OPERAND_CONSTANT_BYTES => {
-                    let size = constant_size(m, e)?;
-                    if size > 0xff {
+                    let ty = le16(e, 4)?;
+                    if ty >= 0x400 || BrigType::new(ty).is_array() {
                         return None;
                     }
-                    2 | size << 2
+                    2 | u64::from(ty) << 2
                 }
                 BrigKind::OPERAND_WAVESIZE => 3,
                 _ => return None,
@@ -465,7 +473,7 @@ impl ShapeBuf {
 
     /// An address (`BrigOperandAddress` bytes `e`): its register's class,
     /// the variable's segment and, when opaque, its type (ld/st must then
-    /// use that type, PRM 6.3), and whether the offset needs 64 bits.
+    /// use that type, PRM 6.3), and whether the offset has a nonzero high word.
     fn address(&mut self, m: &Index<'_>, index: usize, e: &[u8]) -> Option<u64> {
         let (symbol, reg, offset) = (le32(e, 4)?, le32(e, 8)?, le64(e, 12)?);
         let reg = match reg {
@@ -491,7 +499,7 @@ impl ShapeBuf {
                 }
             }
         };
-        let wide = offset > u64::from(u32::MAX) && (offset as i64) < i64::from(i32::MIN);
+        let wide = offset > u64::from(u32::MAX);
         Some(
             TAG_ADDRESS
                 | u64::from(reg) << 8
@@ -825,7 +833,9 @@ fn operand_passes(cx: &mut Cx<'_, '_, '_>, kind: Opnd, o: &Operand<'_>) -> bool 
         Operand::ConstantBytes(c) if src => {
             let Some(t) = resolve(cx, t) else { return true };
             let len = cx.m.data_bytes(c.bytes).map_or(0, <[u8]>::len) as u32;
-            len == t.byte_size().unwrap_or(0) && t.base_class() != BaseClass::Opaque
+            len == t.byte_size().unwrap_or(0)
+                && t.base_class() != BaseClass::Opaque
+                && c.type_ == constant_type_for(t)
         }
         _ => false,
     }
@@ -1005,6 +1015,16 @@ fn check_source(cx: &mut Cx<'_, '_, '_>, i: usize, o: Operand<'_>, t: Option<Bri
                 );
                 cx.op_err("PRM 4.8", i, msg);
             }
+            let want_type = constant_type_for(t);
+            if c.type_ != want_type && t.base_class() != BaseClass::Opaque {
+                let msg = format!(
+                    "an immediate where a {} value is expected has type {}, must be {}",
+                    tname(t),
+                    tname(c.type_),
+                    tname(want_type)
+                );
+                cx.op_err("PRM 18.6.1", i, msg);
+            }
             // PRM 4.8.3: image and sampler constants only initialize
             // variables (or are pragma operands); a signal typed constant
             // (the null handle) is an ordinary immediate of its type.
@@ -1036,6 +1056,20 @@ fn check_source(cx: &mut Cx<'_, '_, '_>, i: usize, o: Operand<'_>, t: Option<Bri
             i,
             format!("{} needs a register or an immediate here", cx.mnemonic()),
         ),
+    }
+}
+
+/// PRM 18.6.1: the type of a constant where a value of type `t` is
+/// expected: `u8` for `b1`, `u8x16` for `b128`, the unsigned type of the
+/// same size for the other bit types, `t` itself otherwise.
+fn constant_type_for(t: BrigType) -> BrigType {
+    match t {
+        BrigType::B1 | BrigType::B8 => BrigType::U8,
+        BrigType::B16 => BrigType::U16,
+        BrigType::B32 => BrigType::U32,
+        BrigType::B64 => BrigType::U64,
+        BrigType::B128 => BrigType::U8X16,
+        _ => t,
     }
 }
 
@@ -1170,12 +1204,17 @@ fn check_address(cx: &mut Cx<'_, '_, '_>, i: usize, a: &brig::BrigOperandAddress
             ),
         );
     }
-    let off = a.offset.get();
-    if bits == 32 && off > u64::from(u32::MAX) && (off as i64) < i64::from(i32::MIN) {
+    // PRM 18.6.2: the offset of a 32-bit address (2.9) has a zero high
+    // word (a negative offset is its 32-bit two's complement).
+    let hi = a.offset.hi.get();
+    if bits == 32 && hi != 0 {
         cx.op_err(
-            "PRM 2.9",
+            "PRM 18.6.2",
             i,
-            format!("address offset {off:#x} does not fit a 32-bit address"),
+            format!(
+                "the offset of a 32-bit address has offset.hi {hi:#x}, must be 0 (offset {:#x})",
+                a.offset.get()
+            ),
         );
     }
 }
@@ -1590,6 +1629,13 @@ fn check_mem(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstMem) {
     if op == Op::LD && e.width.raw() > brig::BrigWidth::ALL.raw() {
         cx.err("PRM 2.12.2", format!("bad width value {}", e.width.raw()));
     }
+    // PRM 18.5.2.10: ld has a width, width(1) when none is written.
+    if op == Op::LD && e.width == brig::BrigWidth::NONE {
+        cx.err(
+            "PRM 18.5.2.10",
+            "ld has width none, must have one (width(1) by default)",
+        );
+    }
     if op != Op::LD && e.width != brig::BrigWidth::NONE {
         cx.err(
             "PRM 6.4",
@@ -1782,6 +1828,23 @@ fn check_memfence(cx: &mut Cx<'_, '_, '_>, e: &brig::BrigInstMemFence) {
         Scope::WAVEFRONT | Scope::WORKGROUP | Scope::AGENT | Scope::SYSTEM
     ) {
         cx.err("PRM 6.2.2", "bad global memory scope on memfence");
+    }
+    // PRM 18.5.2.11: the group segment scope is the global one; the image
+    // segment is not synchronized (none).
+    if e.group_segment_memory_scope != e.global_segment_memory_scope {
+        let msg = format!(
+            "memfence groupSegmentMemoryScope is {}, must equal globalSegmentMemoryScope ({})",
+            e.group_segment_memory_scope.raw(),
+            e.global_segment_memory_scope.raw()
+        );
+        cx.err("PRM 18.5.2.11", msg);
+    }
+    if e.image_segment_memory_scope != Scope::NONE {
+        let msg = format!(
+            "memfence imageSegmentMemoryScope is {}, must be 0 (none)",
+            e.image_segment_memory_scope.raw()
+        );
+        cx.err("PRM 18.5.2.11", msg);
     }
 }
 

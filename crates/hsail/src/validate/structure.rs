@@ -297,6 +297,7 @@ fn check_operand_entries(m: &Index<'_>, errors: &mut Vec<ValidationError>) {
 fn check_code_entry(cx: &mut Cx<'_, '_>, at: CodeOffset, c: Code<'_>) {
     let code = BrigSectionIndex::CODE;
     let a = at.get();
+    check_directive_fields(cx, at, c);
     match c {
         Code::Unknown(b) => cx.code_err(
             at,
@@ -305,7 +306,16 @@ fn check_code_entry(cx: &mut Cx<'_, '_>, at: CodeOffset, c: Code<'_>) {
                 b.kind
             ),
         ),
-        Code::DirectiveComment(d) => cx.check_string(code, a, "comment name", d.name),
+        Code::DirectiveComment(d) => {
+            cx.check_string(code, a, "comment name", d.name);
+            // PRM 18.5.1.3: the text of the comment, including the `//`.
+            if cx.m.string(d.name).is_ok_and(|s| !s.starts_with("//")) {
+                cx.code_err(
+                    at,
+                    "a comment's text must start with // (PRM 18.5.1.3)".to_owned(),
+                );
+            }
+        }
         Code::DirectiveExtension(d) => cx.check_string(code, a, "extension name", d.name),
         Code::DirectiveLabel(d) => cx.check_string(code, a, "label name", d.name),
         Code::DirectiveFbarrier(d) => cx.check_string(code, a, "fbarrier name", d.name),
@@ -368,6 +378,7 @@ fn check_code_entry(cx: &mut Cx<'_, '_>, at: CodeOffset, c: Code<'_>) {
 fn check_operand_entry(cx: &mut Cx<'_, '_>, at: OperandOffset, o: Operand<'_>) {
     let opnd = BrigSectionIndex::OPERAND;
     let a = at.get();
+    check_operand_fields(cx, at);
     match o {
         Operand::Unknown(b) => cx.op_err(
             at,
@@ -427,10 +438,31 @@ fn check_operand_entry(cx: &mut Cx<'_, '_>, at: OperandOffset, o: Operand<'_>) {
             }
         }
         Operand::String(e) => cx.check_string(opnd, a, "string operand", e.string),
-        Operand::Align(_)
-        | Operand::ConstantImage(_)
-        | Operand::ConstantSampler(_)
-        | Operand::Wavesize(_) => {}
+        // PRM 18.6.7, 18.6.9: the type of an image or sampler constant.
+        Operand::ConstantImage(e) => {
+            if !matches!(
+                e.type_,
+                brig::BrigType::ROIMG | brig::BrigType::WOIMG | brig::BrigType::RWIMG
+            ) {
+                let t = e.type_.raw();
+                cx.op_err(
+                    at,
+                    format!(
+                        "an image constant has type {t}, must be roimg, woimg or rwimg (PRM 18.6.7)"
+                    ),
+                );
+            }
+        }
+        Operand::ConstantSampler(e) => {
+            if e.type_ != brig::BrigType::SAMP {
+                let t = e.type_.raw();
+                cx.op_err(
+                    at,
+                    format!("a sampler constant has type {t}, must be samp (PRM 18.6.9)"),
+                );
+            }
+        }
+        Operand::Align(_) | Operand::Wavesize(_) => {}
     }
 }
 
@@ -530,4 +562,553 @@ fn check_module_chain(cx: &mut Cx<'_, '_>) {
         }
         at = nme;
     }
+}
+
+// ---------------------------------------------------------------------
+// Field values (PRM 18.3 enumerations and bit masks, reserved fields).
+
+/// A BRIG enumeration or bit mask field type, with the values PRM 18.3
+/// defines for it. Values an implementation may define (128 and up for
+/// some enumerations, `FIRST_USER_DEFINED`) are not defined by this one.
+trait Defined: Copy {
+    /// The spec's name of the enumeration, with its PRM section.
+    const WHAT: &'static str;
+    /// Whether PRM 18.3 defines the value.
+    fn defined(self) -> bool;
+}
+
+/// Implements [`Defined`] for enumerations (`enum`: every named value but
+/// `FIRST_USER_DEFINED`) and bit masks (`mask`: no undefined bit set).
+macro_rules! defined {
+    (enum $($t:ident $what:literal),* $(,)?) => {$(
+        impl Defined for brig::$t {
+            const WHAT: &'static str = $what;
+            fn defined(self) -> bool {
+                self.is_known() && self.short_name() != Some("FIRST_USER_DEFINED")
+            }
+        }
+    )*};
+    (mask $($t:ident $what:literal),* $(,)?) => {$(
+        impl Defined for brig::$t {
+            const WHAT: &'static str = $what;
+            fn defined(self) -> bool {
+                self.unknown_bits() == 0
+            }
+        }
+    )*};
+}
+
+defined!(enum
+    BrigAlignment "BrigAlignment (PRM 18.3.2)",
+    BrigAllocation "BrigAllocation (PRM 18.3.3)",
+    BrigAtomicOperation "BrigAtomicOperation (PRM 18.3.5)",
+    BrigCompareOperation "BrigCompareOperation (PRM 18.3.7)",
+    BrigControlDirective "BrigControlDirective (PRM 18.3.8)",
+    BrigImageChannelOrder "BrigImageChannelOrder (PRM 18.3.11)",
+    BrigImageChannelType "BrigImageChannelType (PRM 18.3.12)",
+    BrigImageGeometry "BrigImageGeometry (PRM 18.3.13)",
+    BrigImageQuery "BrigImageQuery (PRM 18.3.14)",
+    BrigLinkage "BrigLinkage (PRM 18.3.16)",
+    BrigMachineModel "BrigMachineModel (PRM 18.3.17)",
+    BrigMemoryOrder "BrigMemoryOrder (PRM 18.3.19)",
+    BrigMemoryScope "BrigMemoryScope (PRM 18.3.20)",
+    BrigPack "BrigPack (PRM 18.3.23)",
+    BrigProfile "BrigProfile (PRM 18.3.24)",
+    BrigRound "BrigRound (PRM 18.3.26)",
+    BrigSamplerAddressing "BrigSamplerAddressing (PRM 18.3.27)",
+    BrigSamplerCoordNormalization "BrigSamplerCoordNormalization (PRM 18.3.28)",
+    BrigSamplerFilter "BrigSamplerFilter (PRM 18.3.29)",
+    BrigSamplerQuery "BrigSamplerQuery (PRM 18.3.30)",
+    BrigSegment "BrigSegment (PRM 18.3.34)",
+    BrigType "BrigType (PRM 18.3.35)",
+    BrigWidth "BrigWidth (PRM 18.3.39)",
+);
+
+defined!(mask
+    BrigAluModifierMask "BrigAluModifierMask (PRM 18.3.4)",
+    BrigExecutableModifierMask "BrigExecutableModifierMask (PRM 18.3.10)",
+    BrigMemoryModifierMask "BrigMemoryModifierMask (PRM 18.3.18)",
+    BrigSegCvtModifierMask "BrigSegCvtModifierMask (PRM 18.3.33)",
+    BrigVariableModifierMask "BrigVariableModifierMask (PRM 18.3.37)",
+);
+
+/// What a field of a BRIG entry holds (its width follows: `BrigType` and
+/// `BrigControlDirective` are 16-bit, reserved fields as wide as given,
+/// the rest 8-bit).
+#[derive(Clone, Copy)]
+enum F {
+    Type,
+    Control,
+    Segment,
+    Align,
+    Width,
+    Order,
+    Scope,
+    AtomicOp,
+    Compare,
+    Pack,
+    Round,
+    Geometry,
+    ImageQuery,
+    SamplerQuery,
+    ChannelOrder,
+    ChannelType,
+    Coord,
+    Filter,
+    Addressing,
+    Allocation,
+    Linkage,
+    Profile,
+    Model,
+    AluMod,
+    MemMod,
+    SegCvtMod,
+    VarMod,
+    ExecMod,
+    /// Reserved, this many bytes: must be 0.
+    Reserved(usize),
+}
+
+/// Whether `v` is defined, and what it should be, for messages.
+fn check_defined<T: Defined>(v: T) -> (bool, &'static str) {
+    (v.defined(), T::WHAT)
+}
+
+impl F {
+    fn width(self) -> usize {
+        match self {
+            F::Type | F::Control => 2,
+            F::Reserved(n) => n,
+            _ => 1,
+        }
+    }
+
+    /// Whether the field may hold `v`, and what it must hold.
+    fn check(self, v: u64) -> (bool, &'static str) {
+        use brig::*;
+        let (b, h) = (v as u8, v as u16);
+        match self {
+            F::Type => check_defined(BrigType::new(h)),
+            F::Control => check_defined(BrigControlDirective::new(h)),
+            F::Segment => check_defined(BrigSegment::new(b)),
+            F::Align => check_defined(BrigAlignment::new(b)),
+            F::Width => check_defined(BrigWidth::new(b)),
+            F::Order => check_defined(BrigMemoryOrder::new(b)),
+            F::Scope => check_defined(BrigMemoryScope::new(b)),
+            F::AtomicOp => check_defined(BrigAtomicOperation::new(b)),
+            F::Compare => check_defined(BrigCompareOperation::new(b)),
+            F::Pack => check_defined(BrigPack::new(b)),
+            F::Round => check_defined(BrigRound::new(b)),
+            F::Geometry => check_defined(BrigImageGeometry::new(b)),
+            F::ImageQuery => check_defined(BrigImageQuery::new(b)),
+            F::SamplerQuery => check_defined(BrigSamplerQuery::new(b)),
+            F::ChannelOrder => check_defined(BrigImageChannelOrder::new(b)),
+            F::ChannelType => check_defined(BrigImageChannelType::new(b)),
+            F::Coord => check_defined(BrigSamplerCoordNormalization::new(b)),
+            F::Filter => check_defined(BrigSamplerFilter::new(b)),
+            F::Addressing => check_defined(BrigSamplerAddressing::new(b)),
+            F::Allocation => check_defined(BrigAllocation::new(b)),
+            F::Linkage => check_defined(BrigLinkage::new(b)),
+            F::Profile => check_defined(BrigProfile::new(b)),
+            F::Model => check_defined(BrigMachineModel::new(b)),
+            F::AluMod => check_defined(BrigAluModifierMask::new(b)),
+            F::MemMod => check_defined(BrigMemoryModifierMask::new(b)),
+            F::SegCvtMod => check_defined(BrigSegCvtModifierMask::new(b)),
+            F::VarMod => check_defined(BrigVariableModifierMask::new(b)),
+            F::ExecMod => check_defined(BrigExecutableModifierMask::new(b)),
+            F::Reserved(_) => (v == 0, "0"),
+        }
+    }
+}
+
+/// The checked fields of one BRIG structure: its name, the PRM section
+/// defining it, and per field its name, byte offset and content.
+struct Layout {
+    entry: &'static str,
+    rule: &'static str,
+    fields: &'static [(&'static str, usize, F)],
+}
+
+/// `BrigInstBase.type` (PRM 18.5.2.1), at byte 6 of every instruction.
+const INST_TYPE: (&str, usize, F) = ("type", 6, F::Type);
+
+/// The layout of entries of `kind` (PRM 18.5, 18.6), for the entries
+/// with enumeration, bit mask or reserved fields.
+fn layout(kind: BrigKind) -> Option<&'static Layout> {
+    use F::*;
+    macro_rules! l {
+        ($entry:literal, $rule:literal, [$($f:expr),* $(,)?]) => {
+            &Layout { entry: $entry, rule: $rule, fields: &[$($f),*] }
+        };
+    }
+    Some(match kind {
+        BrigKind::DIRECTIVE_CONTROL => l!(
+            "BrigDirectiveControl",
+            "PRM 18.5.1.4",
+            [("control", 4, Control), ("reserved", 6, Reserved(2))]
+        ),
+        BrigKind::DIRECTIVE_FUNCTION
+        | BrigKind::DIRECTIVE_KERNEL
+        | BrigKind::DIRECTIVE_INDIRECT_FUNCTION
+        | BrigKind::DIRECTIVE_SIGNATURE => l!(
+            "BrigDirectiveExecutable",
+            "PRM 18.5.1.5",
+            [
+                ("modifier", 24, ExecMod),
+                ("linkage", 25, Linkage),
+                ("reserved", 26, Reserved(2))
+            ]
+        ),
+        BrigKind::DIRECTIVE_FBARRIER => l!(
+            "BrigDirectiveFbarrier",
+            "PRM 18.5.1.7",
+            [
+                ("modifier", 8, VarMod),
+                ("linkage", 9, Linkage),
+                ("reserved", 10, Reserved(2))
+            ]
+        ),
+        BrigKind::DIRECTIVE_MODULE => l!(
+            "BrigDirectiveModule",
+            "PRM 18.5.1.10",
+            [
+                ("profile", 16, Profile),
+                ("machineModel", 17, Model),
+                ("defaultFloatRound", 18, Round),
+                ("reserved", 19, Reserved(1))
+            ]
+        ),
+        BrigKind::DIRECTIVE_VARIABLE => l!(
+            "BrigDirectiveVariable",
+            "PRM 18.5.1.13",
+            [
+                ("type", 12, Type),
+                ("segment", 14, Segment),
+                ("align", 15, Align),
+                ("modifier", 24, VarMod),
+                ("linkage", 25, Linkage),
+                ("allocation", 26, Allocation),
+                ("reserved", 27, Reserved(1))
+            ]
+        ),
+        BrigKind::INST_ADDR => l!(
+            "BrigInstAddr",
+            "PRM 18.5.2.2",
+            [
+                INST_TYPE,
+                ("segment", 12, Segment),
+                ("reserved", 13, Reserved(3))
+            ]
+        ),
+        BrigKind::INST_ATOMIC => l!(
+            "BrigInstAtomic",
+            "PRM 18.5.2.3",
+            [
+                INST_TYPE,
+                ("segment", 12, Segment),
+                ("memoryOrder", 13, Order),
+                ("memoryScope", 14, Scope),
+                ("atomicOperation", 15, AtomicOp),
+                ("reserved", 17, Reserved(3))
+            ]
+        ),
+        BrigKind::INST_BASIC => l!("BrigInstBasic", "PRM 18.5.2.4", [INST_TYPE]),
+        BrigKind::INST_BR => l!(
+            "BrigInstBr",
+            "PRM 18.5.2.5",
+            [
+                INST_TYPE,
+                ("width", 12, Width),
+                ("reserved", 13, Reserved(3))
+            ]
+        ),
+        BrigKind::INST_CMP => l!(
+            "BrigInstCmp",
+            "PRM 18.5.2.6",
+            [
+                INST_TYPE,
+                ("sourceType", 12, Type),
+                ("modifier", 14, AluMod),
+                ("compare", 15, Compare),
+                ("pack", 16, Pack),
+                ("reserved", 17, Reserved(3))
+            ]
+        ),
+        BrigKind::INST_CVT => l!(
+            "BrigInstCvt",
+            "PRM 18.5.2.7",
+            [
+                INST_TYPE,
+                ("sourceType", 12, Type),
+                ("modifier", 14, AluMod),
+                ("round", 15, Round)
+            ]
+        ),
+        BrigKind::INST_IMAGE => l!(
+            "BrigInstImage",
+            "PRM 18.5.2.8",
+            [
+                INST_TYPE,
+                ("imageType", 12, Type),
+                ("coordType", 14, Type),
+                ("geometry", 16, Geometry),
+                ("reserved", 18, Reserved(2))
+            ]
+        ),
+        BrigKind::INST_LANE => l!(
+            "BrigInstLane",
+            "PRM 18.5.2.9",
+            [
+                INST_TYPE,
+                ("sourceType", 12, Type),
+                ("width", 14, Width),
+                ("reserved", 15, Reserved(1))
+            ]
+        ),
+        BrigKind::INST_MEM => l!(
+            "BrigInstMem",
+            "PRM 18.5.2.10",
+            [
+                INST_TYPE,
+                ("segment", 12, Segment),
+                ("align", 13, Align),
+                ("width", 15, Width),
+                ("modifier", 16, MemMod),
+                ("reserved", 17, Reserved(3))
+            ]
+        ),
+        BrigKind::INST_MEM_FENCE => l!(
+            "BrigInstMemFence",
+            "PRM 18.5.2.11",
+            [
+                INST_TYPE,
+                ("memoryOrder", 12, Order),
+                ("globalSegmentMemoryScope", 13, Scope),
+                ("groupSegmentMemoryScope", 14, Scope),
+                ("imageSegmentMemoryScope", 15, Scope)
+            ]
+        ),
+        BrigKind::INST_MOD => l!(
+            "BrigInstMod",
+            "PRM 18.5.2.12",
+            [
+                INST_TYPE,
+                ("modifier", 12, AluMod),
+                ("round", 13, Round),
+                ("pack", 14, Pack),
+                ("reserved", 15, Reserved(1))
+            ]
+        ),
+        BrigKind::INST_QUERY_IMAGE => l!(
+            "BrigInstQueryImage",
+            "PRM 18.5.2.13",
+            [
+                INST_TYPE,
+                ("imageType", 12, Type),
+                ("geometry", 14, Geometry),
+                ("query", 15, ImageQuery)
+            ]
+        ),
+        BrigKind::INST_QUERY_SAMPLER => l!(
+            "BrigInstQuerySampler",
+            "PRM 18.5.2.14",
+            [
+                INST_TYPE,
+                ("query", 12, SamplerQuery),
+                ("reserved", 13, Reserved(3))
+            ]
+        ),
+        BrigKind::INST_QUEUE => l!(
+            "BrigInstQueue",
+            "PRM 18.5.2.15",
+            [
+                INST_TYPE,
+                ("segment", 12, Segment),
+                ("memoryOrder", 13, Order),
+                ("reserved", 14, Reserved(2))
+            ]
+        ),
+        BrigKind::INST_SEG => l!(
+            "BrigInstSeg",
+            "PRM 18.5.2.16",
+            [
+                INST_TYPE,
+                ("segment", 12, Segment),
+                ("reserved", 13, Reserved(3))
+            ]
+        ),
+        BrigKind::INST_SEG_CVT => l!(
+            "BrigInstSegCvt",
+            "PRM 18.5.2.17",
+            [
+                INST_TYPE,
+                ("sourceType", 12, Type),
+                ("segment", 14, Segment),
+                ("modifier", 15, SegCvtMod)
+            ]
+        ),
+        BrigKind::INST_SIGNAL => l!(
+            "BrigInstSignal",
+            "PRM 18.5.2.18",
+            [
+                INST_TYPE,
+                ("signalType", 12, Type),
+                ("memoryOrder", 14, Order),
+                ("signalOperation", 15, AtomicOp)
+            ]
+        ),
+        BrigKind::INST_SOURCE_TYPE => l!(
+            "BrigInstSourceType",
+            "PRM 18.5.2.19",
+            [
+                INST_TYPE,
+                ("sourceType", 12, Type),
+                ("reserved", 14, Reserved(2))
+            ]
+        ),
+        BrigKind::OPERAND_ALIGN => l!(
+            "BrigOperandAlign",
+            "PRM 18.6.3",
+            [("align", 4, Align), ("reserved", 5, Reserved(3))]
+        ),
+        BrigKind::OPERAND_CONSTANT_BYTES => l!(
+            "BrigOperandConstantBytes",
+            "PRM 18.6.6",
+            [("type", 4, Type), ("reserved", 6, Reserved(2))]
+        ),
+        BrigKind::OPERAND_CONSTANT_IMAGE => l!(
+            "BrigOperandConstantImage",
+            "PRM 18.6.7",
+            [
+                ("type", 4, Type),
+                ("geometry", 6, Geometry),
+                ("channelOrder", 7, ChannelOrder),
+                ("channelType", 8, ChannelType),
+                ("reserved", 9, Reserved(3))
+            ]
+        ),
+        BrigKind::OPERAND_CONSTANT_OPERAND_LIST => l!(
+            "BrigOperandConstantOperandList",
+            "PRM 18.6.8",
+            [("type", 4, Type), ("reserved", 6, Reserved(2))]
+        ),
+        BrigKind::OPERAND_CONSTANT_SAMPLER => l!(
+            "BrigOperandConstantSampler",
+            "PRM 18.6.9",
+            [
+                ("type", 4, Type),
+                ("coord", 6, Coord),
+                ("filter", 7, Filter),
+                ("addressing", 8, Addressing),
+                ("reserved", 9, Reserved(3))
+            ]
+        ),
+        _ => return None,
+    })
+}
+
+/// Checks the fields of the entry `bytes` (at `at` of `section`) against
+/// its [`layout`]: one error per field holding a value its type does not
+/// define or a nonzero reserved field. Returns whether all are good.
+fn check_fields(
+    errors: &mut Vec<ValidationError>,
+    section: BrigSectionIndex,
+    at: u32,
+    bytes: &[u8],
+) -> bool {
+    let Some(kind) = bytes
+        .get(2..4)
+        .map(|k| BrigKind::new(u16::from_le_bytes([k[0], k[1]])))
+    else {
+        return true;
+    };
+    let Some(l) = layout(kind) else {
+        return true;
+    };
+    let mut ok = true;
+    for &(name, offset, f) in l.fields {
+        let Some(raw) = bytes.get(offset..offset + f.width()) else {
+            continue;
+        };
+        let v = raw.iter().rev().fold(0u64, |v, &b| (v << 8) | u64::from(b));
+        let (good, what) = f.check(v);
+        if !good {
+            ok = false;
+            let msg = match f {
+                F::Reserved(_) => format!("{}.{name} is {v:#x}, must be 0", l.entry),
+                _ => format!("{}.{name} is {v}, not a value of {what}", l.entry),
+            };
+            errors.push(ValidationError::at(l.rule, section, at, msg));
+        }
+    }
+    ok
+}
+
+/// The fields of a directive (PRM 18.5.1): see [`check_fields`]; and
+/// the rules of PRM 18.5.1.13 one variable entry decides.
+fn check_directive_fields(cx: &mut Cx<'_, '_>, at: CodeOffset, c: Code<'_>) {
+    if c.inst().is_some() {
+        return;
+    }
+    if let Ok(bytes) = cx.m.code_bytes(at) {
+        check_fields(cx.errors, BrigSectionIndex::CODE, at.get(), bytes);
+    }
+    if let Code::DirectiveVariable(d) = c {
+        check_variable_entry(cx, at, d);
+    }
+}
+
+/// `BrigDirectiveVariable` (PRM 18.5.1.13): an alignment is given, a
+/// non-array variable has `dim` 0, the allocation follows the segment.
+fn check_variable_entry(cx: &mut Cx<'_, '_>, at: CodeOffset, d: &brig::BrigDirectiveVariable) {
+    use brig::{BrigAllocation as A, BrigSegment as S};
+    const R: &str = "PRM 18.5.1.13";
+    // Without an align qualifier, the natural alignment is written: never
+    // none.
+    if d.align == brig::BrigAlignment::NONE {
+        let msg = "a variable's align is none, must be its alignment (natural if not given)";
+        cx.errors.push(ValidationError::code(R, at, msg));
+    }
+    let dim = d.dim.get();
+    if !d.type_.is_array() && dim != 0 {
+        let msg = format!("a variable of non-array type has dim {dim}, must be 0");
+        cx.errors.push(ValidationError::code(R, at, msg));
+    }
+    let allowed: &[A] = match d.segment {
+        S::GLOBAL => &[A::PROGRAM, A::AGENT],
+        S::READONLY => &[A::AGENT],
+        _ => &[A::AUTOMATIC],
+    };
+    if d.allocation.defined() && !allowed.contains(&d.allocation) {
+        let name = |a: A| a.short_name().unwrap_or("?").to_ascii_lowercase();
+        let msg = format!(
+            "allocation {} is not allowed in the {} segment (allowed: {})",
+            name(d.allocation),
+            d.segment.short_name().unwrap_or("?").to_ascii_lowercase(),
+            allowed
+                .iter()
+                .map(|&a| name(a))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        cx.errors.push(ValidationError::code(R, at, msg));
+    }
+}
+
+/// The fields of an operand (PRM 18.6): see [`check_fields`].
+fn check_operand_fields(cx: &mut Cx<'_, '_>, at: OperandOffset) {
+    if let Some(bytes) = cx.m.raw_operand(at.get()) {
+        check_fields(cx.errors, BrigSectionIndex::OPERAND, at.get(), bytes);
+    }
+}
+
+/// The fields of the instruction `bytes` at `at` (PRM 18.5.2): the type,
+/// enumerations and bit masks hold defined values, reserved fields are
+/// 0. Returns whether all do.
+///
+/// Run by the instruction rules (layer 2), so through their memo: an
+/// instruction's shape holds all of its fields, so this runs once per
+/// shape, also for modules from our own writer (a few compares).
+pub fn check_inst_fields(errors: &mut Vec<ValidationError>, at: CodeOffset, bytes: &[u8]) -> bool {
+    check_fields(errors, BrigSectionIndex::CODE, at.get(), bytes)
 }

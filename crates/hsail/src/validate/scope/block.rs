@@ -178,6 +178,14 @@ fn analyze_code_block<'a>(
                     cx.err("PRM 4.3.6", pos, "an arg block defines only arg variables");
                 }
                 let name = cx.name_str(f.name);
+                check_sigil(cx, pos, "fbarrier", name, '%');
+                if !f.modifier.contains(BrigVariableModifierMask::DEFINITION) {
+                    cx.err(
+                        "PRM 4.3.9",
+                        pos,
+                        "a code-block fbarrier must be a definition",
+                    );
+                }
                 check_reserved_name(cx, pos, name);
                 if !b.names.insert(name) {
                     cx.err(

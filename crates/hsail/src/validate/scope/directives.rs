@@ -155,6 +155,18 @@ pub(super) fn check_control(
                             want_ty.text().unwrap_or_default()
                         ),
                     );
+                } else if c.type_ != want_ty {
+                    // PRM 18.6.1: a directive's constant operand has the
+                    // type the directive expects.
+                    cx.err(
+                        "PRM 18.6.1",
+                        at,
+                        format!(
+                            "control directive operand has type {}, must be {}",
+                            c.type_.text().unwrap_or_default(),
+                            want_ty.text().unwrap_or_default()
+                        ),
+                    );
                 }
             }
             _ => {}

@@ -193,6 +193,7 @@ pub fn analyze(
             Code::DirectiveFbarrier(f) => {
                 seen_decl = true;
                 let name = cx.name_str(f.name);
+                check_sigil(&mut cx, at, "fbarrier", name, '&');
                 check_reserved_name(&mut cx, at, name);
                 check_module_linkage(&mut cx, at, f.linkage);
                 info.symbols.push(symbol(&cx, at, c));

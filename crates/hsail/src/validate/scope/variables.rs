@@ -26,6 +26,24 @@ pub(super) fn check_module_variable(
     check_variable(cx, at, v, '&');
 }
 
+/// PRM 4.6: the name of a `what` declared at module scope starts with
+/// `&`, in a code block with `%` (`sigil`), and has a body.
+pub(super) fn check_sigil(
+    cx: &mut Cx<'_, '_>,
+    at: CodeOffset,
+    what: &str,
+    name: &str,
+    sigil: char,
+) {
+    if !name.starts_with(sigil) || name.len() < 2 {
+        cx.err(
+            "PRM 4.6",
+            at,
+            format!("{what} name {name:?} must start with {sigil}"),
+        );
+    }
+}
+
 /// Rules common to every variable (PRM 4.3.10, 4.11, 4.13, 4.20).
 pub(super) fn check_variable(
     cx: &mut Cx<'_, '_>,
@@ -34,13 +52,7 @@ pub(super) fn check_variable(
     sigil: char,
 ) {
     let name = cx.name_str(v.name);
-    if !name.starts_with(sigil) || name.len() < 2 {
-        cx.err(
-            "PRM 4.6",
-            at,
-            format!("variable name {name:?} must start with {sigil}"),
-        );
-    }
+    check_sigil(cx, at, "variable", name, sigil);
     check_reserved_name(cx, at, name);
     let elem = v.type_.array_element().unwrap_or(v.type_);
     if elem == BrigType::B1 || elem == BrigType::NONE || elem.bit_size().is_none() {
