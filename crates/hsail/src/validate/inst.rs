@@ -27,6 +27,10 @@ pub struct InstEnv {
     pub model: BrigMachineModel,
     /// Whether `extension "IMAGE"` is present.
     pub image_ext: bool,
+    /// Whether to check each instruction's PRM 18 field values (enums,
+    /// masks, reserved fields): off for modules from our own writer, whose
+    /// entries layer 1 trusts (see `Mode::trusted` in the module docs).
+    pub fields: bool,
 }
 
 impl InstEnv {
@@ -159,7 +163,8 @@ pub fn check_inst(
     seen: &mut [Vec<u64>; 4],
 ) {
     // PRM 18.5.2: the entry's own fields first; the rules below read them.
-    if let Ok(bytes) = m.code_bytes(at)
+    if env.fields
+        && let Ok(bytes) = m.code_bytes(at)
         && !super::structure::check_inst_fields(errors, at, bytes)
     {
         return;

@@ -424,7 +424,8 @@ fn validate_with(module: &BrigModule<'_>, mode: &Mode) -> Result<ModuleInfo, Vec
             return Err(errors);
         }
     }
-    let (info, structural) = scope::analyze(&index, &mut errors, parallel, memo, want_info);
+    let (info, structural) =
+        scope::analyze(&index, &mut errors, parallel, memo, want_info, trusted);
     if structural {
         let mut structure_errors = Vec::new();
         structure::check_structure(&index, &mut structure_errors, parallel);
@@ -560,7 +561,7 @@ mod tests {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let (info, structural) = scope::analyze(&index, &mut errors, false, false, true);
+        let (info, structural) = scope::analyze(&index, &mut errors, false, false, true, false);
         assert!(
             !structural,
             "layer 1 passed, yet layer 3 found an operand list it breaks"

@@ -114,6 +114,7 @@ pub fn analyze(
     parallel: bool,
     memo: bool,
     want_info: bool,
+    trusted: bool,
 ) -> (ModuleInfo, bool) {
     let mut info = ModuleInfo {
         name: String::new(),
@@ -131,6 +132,7 @@ pub fn analyze(
             profile: BrigProfile::FULL,
             model: BrigMachineModel::LARGE,
             image_ext: false,
+            fields: !trusted,
         },
         module_vars: FastSet::default(),
         first_decl: FastMap::default(),
