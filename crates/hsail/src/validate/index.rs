@@ -132,6 +132,9 @@ pub struct Index<'a> {
     /// The bytes of `hsa_data` (header included).
     data_section: &'a [u8],
     code_end: CodeOffset,
+    /// The raw reads skip the entry-start checks: the module comes from
+    /// our own writer (see [`Self::trusting`]).
+    trusted: bool,
 }
 
 const DATA: BrigSectionIndex = BrigSectionIndex::DATA;
@@ -150,6 +153,20 @@ impl<'a> Index<'a> {
                 .map_or(&[], |s| s.bytes),
             data_section: m.section(DATA).map_or(&[], |s| s.bytes),
             code_end: m.code_end(),
+            trusted: false,
+        }
+    }
+
+    /// This view for a module from our own [`brig::BrigWriter`], whose
+    /// offsets are right by construction: the raw reads
+    /// ([`Self::raw_operand`], [`Self::raw_data`]) then only check that the
+    /// bytes are in their section, not that an entry starts there. They
+    /// stay bounds-checked, so a wrong offset gives a wrong reading, never
+    /// a panic.
+    pub fn trusting(self) -> Self {
+        Self {
+            trusted: true,
+            ..self
         }
     }
 
@@ -261,11 +278,13 @@ impl<'a> Index<'a> {
     }
 
     /// The bytes of the operand entry starting at `offset`, or `None` if
-    /// no entry starts there: a raw read, for the instruction memo's shapes
-    /// (which read a few fields of every operand without decoding it).
+    /// no entry starts there (in a [trusting](Self::trusting) view: if the
+    /// bytes are not in the section): a raw read, for the instruction
+    /// memo's shapes (which read a few fields of every operand without
+    /// decoding it).
     #[inline(always)]
     pub fn raw_operand(&self, offset: u32) -> Option<&'a [u8]> {
-        if offset == 0 || !self.m.is_operand_entry(OperandOffset::new(offset)) {
+        if offset == 0 || !(self.trusted || self.m.is_operand_entry(OperandOffset::new(offset))) {
             return None;
         }
         let at = offset as usize;
@@ -291,7 +310,7 @@ impl<'a> Index<'a> {
     /// [`Self::raw_operand`]).
     #[inline(always)]
     pub fn raw_data(&self, offset: u32) -> Option<&'a [u8]> {
-        if offset == 0 || !self.m.is_data_entry(DataOffset::new(offset)) {
+        if offset == 0 || !(self.trusted || self.m.is_data_entry(DataOffset::new(offset))) {
             return None;
         }
         let at = offset as usize;

@@ -122,8 +122,7 @@ struct Cx<'e, 'm, 'a> {
     rule: &'static InstRule,
     operands: &'e InstOperands<'a>,
     errors: &'e mut Vec<ValidationError>,
-    regs: &'e mut RegisterUse,
-    seen: &'e mut [Vec<u64>; 4],
+    regs: &'e mut RegisterNotes,
 }
 
 impl<'a> Cx<'_, '_, 'a> {
@@ -149,9 +148,7 @@ fn tname(t: BrigType) -> String {
     t.text().unwrap_or_else(|| format!("type {:#x}", t.raw()))
 }
 
-/// Checks one instruction; records its registers in `regs` (`seen` tracks
-/// distinct register numbers per class).
-#[allow(clippy::too_many_arguments)]
+/// Checks one instruction; notes its registers in `regs`.
 pub fn check_inst(
     m: &Index<'_>,
     env: &InstEnv,
@@ -159,8 +156,7 @@ pub fn check_inst(
     c: Code<'_>,
     operands: &InstOperands<'_>,
     errors: &mut Vec<ValidationError>,
-    regs: &mut RegisterUse,
-    seen: &mut [Vec<u64>; 4],
+    regs: &mut RegisterNotes,
 ) {
     // PRM 18.5.2: the entry's own fields first; the rules below read them.
     if env.fields
@@ -187,7 +183,6 @@ pub fn check_inst(
         operands,
         errors,
         regs,
-        seen,
     };
     if !check_format(&mut cx, c.kind()) {
         return;
@@ -239,8 +234,25 @@ pub fn check_inst(
 /// from 12 on (the format's own fields: at most 8 bytes), then one word per
 /// operand, a nonzero tag in the low byte and the fields the rules read
 /// above it (see `ShapeBuf::operand`); unused words are 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape([u64; SHAPE_WORDS]);
+
+impl core::hash::Hash for Shape {
+    /// The words up to the last operand's (the unused ones are 0, so
+    /// equal shapes hash alike).
+    #[inline]
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        let [w0, w1, ops @ ..] = &self.0;
+        state.write_u64(*w0);
+        state.write_u64(*w1);
+        for &w in ops {
+            if w == 0 {
+                break;
+            }
+            state.write_u64(w);
+        }
+    }
+}
 
 const SHAPE_WORDS: usize = 2 + MAX_INST_OPERANDS;
 
@@ -567,8 +579,7 @@ pub fn memo_hit(
     m: &Index<'_>,
     bytes: &[u8],
     list: DataOffset,
-    regs: &mut RegisterUse,
-    seen: &mut [Vec<u64>; 4],
+    regs: &mut RegisterNotes,
 ) -> Option<CodeUses> {
     let buf = &mut memo.buf;
     buf.shaped = buf.build(m, bytes, list).is_some();
@@ -576,7 +587,7 @@ pub fn memo_hit(
         return None;
     }
     for (k, n) in buf.regs.iter() {
-        note_register_in(regs, seen, k, n);
+        regs.note(k, n);
     }
     Some(buf.uses)
 }
@@ -604,11 +615,10 @@ pub fn check_inst_missed(
     c: Code<'_>,
     operands: &InstOperands<'_>,
     errors: &mut Vec<ValidationError>,
-    regs: &mut RegisterUse,
-    seen: &mut [Vec<u64>; 4],
+    regs: &mut RegisterNotes,
 ) {
     let before = errors.len();
-    check_inst(m, env, at, c, operands, errors, regs, seen);
+    check_inst(m, env, at, c, operands, errors, regs);
     if let Some(memo) = memo
         && memo.buf.shaped
         && errors.len() == before
@@ -765,25 +775,61 @@ fn reg_name(k: BrigRegisterKind, n: u16) -> String {
 /// Records a register in the use summary.
 #[inline]
 fn note_register(cx: &mut Cx<'_, '_, '_>, k: BrigRegisterKind, n: u16) {
-    note_register_in(cx.regs, cx.seen, k, n);
+    cx.regs.note(k, n);
 }
 
-#[inline]
-fn note_register_in(regs: &mut RegisterUse, seen: &mut [Vec<u64>; 4], k: BrigRegisterKind, n: u16) {
-    let i = usize::from(k.raw());
-    if i >= 4 {
-        return;
+/// The registers the instructions of one code block name, as they are
+/// noted: the highest number per class (what the Appendix A limits read)
+/// and, when asked for, the distinct numbers (for [`RegisterUse`]).
+#[derive(Debug, Default)]
+pub struct RegisterNotes {
+    /// Per class (`$c`, `$s`, `$d`, `$q`): the highest number + 1, 0 for none.
+    pool: [u32; 4],
+    /// Per class, one bit per register number seen, when distinct
+    /// registers are counted.
+    seen: Option<[Vec<u64>; 4]>,
+    distinct: [u32; 4],
+}
+
+impl RegisterNotes {
+    /// Empty notes; `count_distinct` also counts the distinct registers
+    /// of each class (otherwise [`RegisterUse::distinct`] stays 0).
+    pub fn new(count_distinct: bool) -> Self {
+        Self {
+            seen: count_distinct.then(Default::default),
+            ..Self::default()
+        }
     }
-    let m = &mut regs.max[i];
-    *m = Some(m.map_or(n, |x| x.max(n)));
-    let seen = &mut seen[i];
-    let (word, bit) = (usize::from(n) / 64, n % 64);
-    if seen.len() <= word {
-        seen.resize(word + 1, 0);
+
+    /// Notes register `n` of class `k`.
+    #[inline]
+    pub fn note(&mut self, k: BrigRegisterKind, n: u16) {
+        let i = usize::from(k.raw());
+        let Some(pool) = self.pool.get_mut(i) else {
+            return;
+        };
+        *pool = (*pool).max(u32::from(n) + 1);
+        if let Some(seen) = self.seen.as_mut() {
+            let seen = &mut seen[i];
+            let (word, bit) = (usize::from(n) / 64, n % 64);
+            if seen.len() <= word {
+                seen.resize(word + 1, 0);
+            }
+            if seen[word] & (1 << bit) == 0 {
+                seen[word] |= 1 << bit;
+                self.distinct[i] += 1;
+            }
+        }
     }
-    if seen[word] & (1 << bit) == 0 {
-        seen[word] |= 1 << bit;
-        regs.distinct[i] += 1;
+
+    /// The use summary of what was noted.
+    pub fn finish(&self) -> RegisterUse {
+        RegisterUse {
+            max: self
+                .pool
+                .map(|p| p.checked_sub(1).and_then(|m| u16::try_from(m).ok())),
+            distinct: self.distinct,
+        }
     }
 }
 

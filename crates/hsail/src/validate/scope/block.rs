@@ -73,7 +73,7 @@ fn analyze_code_block<'a>(
         arg_names: FastSet::default(),
         indirect: (None, Vec::new()),
     };
-    let mut seen: [Vec<u64>; 4] = Default::default();
+    let mut regs = inst::RegisterNotes::new(cx.want_info);
     let mut ops = InstOperands::default();
     // Label offsets of this block, and the instruction index each precedes.
     let mut label_index: FastMap<u32, usize> = FastMap::default();
@@ -103,9 +103,7 @@ fn analyze_code_block<'a>(
         // not decoded.
         let raw = inst::raw_inst(bytes);
         let hit = match (cx.memo.as_mut(), raw) {
-            (Some(memo), Some((_, list))) => {
-                inst::memo_hit(memo, cx.m, bytes, list, &mut cb.registers, &mut seen)
-            }
+            (Some(memo), Some((_, list))) => inst::memo_hit(memo, cx.m, bytes, list, &mut regs),
             _ => None,
         };
         if let (Some(uses), Some((opcode, _))) = (hit, raw)
@@ -257,8 +255,7 @@ fn analyze_code_block<'a>(
                         c,
                         &ops,
                         cx.errors,
-                        &mut cb.registers,
-                        &mut seen,
+                        &mut regs,
                     );
                 }
                 check_operands_in_block(cx, &mut b, pos, i.opcode, &ops);
@@ -286,6 +283,7 @@ fn analyze_code_block<'a>(
             .insert(e.first_code_block_entry.get(), scan);
     }
     check_control_consistency(cx, &controls);
+    cb.registers = regs.finish();
     check_register_limits(cx, at, &cb.registers);
     if cx.want_info {
         cb.blocks = build_cfg(cx, &cb, &label_index, &block_ends);
