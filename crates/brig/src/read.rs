@@ -215,6 +215,17 @@ impl<'a> EntryStarts<'a> {
     ) -> Option<Self> {
         let b = sec.bytes;
         let end = b.len();
+        if !check && which != CODE {
+            // A trusted producer's references into hsa_data and
+            // hsa_operand are right by construction: every aligned offset
+            // of the entries counts as a start, which spares a bitmap
+            // built from a million offsets (the code starts stay exact:
+            // they tell the kinds of references apart).
+            return Some(Self {
+                offsets: Cow::Borrowed(offsets),
+                words: aligned_words(sec.first_entry() as usize, end),
+            });
+        }
         let mut words = vec![0u64; end.div_ceil(4 * 64)];
         if !check {
             // The bits of one bitmap word are gathered before it is
@@ -286,6 +297,19 @@ impl<'a> EntryStarts<'a> {
                 .get(w / 64)
                 .is_some_and(|b| b >> (w % 64) & 1 != 0)
     }
+}
+
+/// A start bitmap with a bit for every 4-byte word from `first` to `end`
+/// (see [`EntryStarts::recorded`]).
+fn aligned_words(first: usize, end: usize) -> Vec<u64> {
+    let mut words = vec![u64::MAX; end.div_ceil(4 * 64)];
+    for w in (0..first.min(end)).step_by(4) {
+        words[w / (4 * 64)] &= !(1 << (w / 4 % 64));
+    }
+    for w in (end.next_multiple_of(4)..words.len() * 4 * 64).step_by(4) {
+        words[w / (4 * 64)] &= !(1 << (w / 4 % 64));
+    }
+    words
 }
 
 /// An `hsa_code` entry, by kind.
@@ -757,8 +781,10 @@ impl<'a> BrigModule<'a> {
     /// [`from_recorded_sections`](Self::from_recorded_sections) without
     /// checking the entries at the starts (`check` false): for
     /// [`crate::BrigWriter::trusted_module`], whose entries were checked
-    /// as they were appended. A wrong start makes wrong answers, never a
-    /// panic.
+    /// as they were appended. Such a module takes every aligned offset of
+    /// `hsa_data` and `hsa_operand` past the section header for an entry
+    /// start (the producer's references are right by construction). A
+    /// wrong start or reference makes wrong answers, never a panic.
     pub(crate) fn with_recorded_starts(
         sections: &[&'a [u8]],
         starts: [&'a [u32]; 3],

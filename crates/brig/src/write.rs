@@ -523,8 +523,11 @@ impl BrigWriter {
     /// walk checks it), so they are right unless an entry's `byte_count`
     /// or kind was changed since through [`code_mut`](Self::code_mut) or
     /// [`operand_mut`](Self::operand_mut), which only `module` would
-    /// notice. For the assembler, which validates its own output before
-    /// writing it (and patches only the link and list fields of entries).
+    /// notice. The module also trusts the references into `hsa_data` and
+    /// `hsa_operand`: any aligned offset past the section header counts as
+    /// an entry start there (see `BrigModule::with_recorded_starts`). For
+    /// the assembler, which validates its own output before writing it
+    /// (and patches only the link and list fields of entries).
     ///
     /// # Errors
     /// As [`module`](Self::module).

@@ -336,7 +336,35 @@ fn recorded_entry_starts_match_the_walk() {
         let a: Vec<_> = parsed.data_entries().collect();
         let b: Vec<_> = m.data_entries().collect();
         assert_eq!(a, b);
-        assert_same_entry_starts(&parsed, m, file.len() as u32);
+    }
+    assert_same_entry_starts(&parsed, &view, file.len() as u32);
+    assert_trusted_entry_starts(&parsed, &trusted, file.len() as u32);
+}
+
+/// A trusted module (`trusted_module`) has the exact code entry starts,
+/// and takes every 4-byte aligned offset of `hsa_operand` and `hsa_data`
+/// past the section header (and before its end) for an entry start.
+fn assert_trusted_entry_starts(parsed: &BrigModule<'_>, m: &BrigModule<'_>, end: u32) {
+    let sections = m.sections();
+    let aligned_entry = |i: usize, off: u32| {
+        let s = &sections[i];
+        off.is_multiple_of(4) && off >= s.first_entry() && (off as usize) < s.bytes.len()
+    };
+    for off in 0..end {
+        let (c, o, d) = (
+            CodeOffset::new(off),
+            OperandOffset::new(off),
+            DataOffset::new(off),
+        );
+        assert_eq!(m.is_code_entry(c), parsed.is_code_entry(c), "{off}");
+        assert_eq!(m.is_operand_entry(o), aligned_entry(2, off), "{off}");
+        assert_eq!(m.is_data_entry(d), aligned_entry(0, off), "{off}");
+        // Every real start is one.
+        assert!(
+            !parsed.is_operand_entry(o) || m.is_operand_entry(o),
+            "{off}"
+        );
+        assert!(!parsed.is_data_entry(d) || m.is_data_entry(d), "{off}");
     }
 }
 
