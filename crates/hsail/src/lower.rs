@@ -223,7 +223,7 @@ fn stmt_span(s: &Stmt<'_>) -> Span {
     }
 }
 
-fn assemble_with(
+pub(crate) fn assemble_with(
     source: &str,
     file_name: &str,
     checks: bool,

@@ -637,6 +637,14 @@ mod tests {
                 continue;
             };
             valid += usize::from(same_both_ways(&bytes, true));
+            // What `hsakit asm` runs: the writer's trusted module.
+            let (mut writer, _) = crate::lower::assemble_with(&source, "x", false, false).unwrap();
+            assert_eq!(
+                check_writer(&mut writer),
+                validate_bytes(&bytes).map(drop),
+                "{}",
+                file.display()
+            );
             for _ in 0..4 {
                 let mut b = bytes.clone();
                 for _ in 0..3 {
