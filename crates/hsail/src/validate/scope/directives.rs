@@ -300,9 +300,11 @@ type BlockControls<'a> = (
     Vec<&'a str>,
 );
 
-/// Whether the code block of `e` starts with a control directive (they
-/// come before any other statement, PRM 13.4, so only its first entries
-/// are looked at).
+/// Whether the code block of `e` starts with a control directive that
+/// must agree across the kernel's call tree (not the exception sets or
+/// requirenopartialworkgroups, which are unioned). Control directives come
+/// before any other statement (PRM 13.4), so only the first entries are
+/// looked at.
 fn leads_with_control(m: &Index<'_>, e: &BrigDirectiveExecutable) -> bool {
     let Some(first) = m.code_ordinal(e.first_code_block_entry) else {
         return false;
@@ -312,14 +314,28 @@ fn leads_with_control(m: &Index<'_>, e: &BrigDirectiveExecutable) -> bool {
             break;
         }
         match c {
-            Code::DirectiveControl(_) => return true,
-            Code::DirectiveComment(_) | Code::DirectiveLoc(_) | Code::DirectivePragma(_) => {}
+            Code::DirectiveControl(d) if !unioned(d.control) => return true,
+            Code::DirectiveControl(_)
+            | Code::DirectiveComment(_)
+            | Code::DirectiveLoc(_)
+            | Code::DirectivePragma(_) => {}
             _ => break,
         }
     }
     false
 }
 
+/// Control directives whose repeats are unioned, not compared (PRM 13.4).
+fn unioned(c: brig::BrigControlDirective) -> bool {
+    use brig::BrigControlDirective as C;
+    matches!(
+        c,
+        C::ENABLEBREAKEXCEPTIONS | C::ENABLEDETECTEXCEPTIONS | C::REQUIRENOPARTIALWORKGROUPS
+    )
+}
+
+/// The compared control directives of the code block of `e` and the
+/// functions it calls (decodes only control directives and branches).
 fn block_controls<'a>(m: &Index<'a>, e: &BrigDirectiveExecutable) -> BlockControls<'a> {
     let (mut controls, mut callees) = (Vec::new(), Vec::new());
     let Some(first) = m.code_ordinal(e.first_code_block_entry) else {
@@ -333,13 +349,22 @@ fn block_controls<'a>(m: &Index<'a>, e: &BrigDirectiveExecutable) -> BlockContro
             callees.push(n);
         }
     };
-    for (at, c) in m.code_entries_from(first) {
+    for &o in m.code_starts_from(first) {
+        let at = CodeOffset::new(o);
         if at >= e.next_module_entry {
             break;
         }
-        match c {
-            Code::DirectiveControl(d) => controls.push((at, d.control, control_values(m, d))),
-            Code::InstBr(i) if matches!(i.base.opcode, Op::CALL | Op::SCALL) => {
+        if !matches!(
+            m.code_kind_at_start(o),
+            Some(BrigKind::DIRECTIVE_CONTROL | BrigKind::INST_BR)
+        ) {
+            continue;
+        }
+        match m.code(at) {
+            Ok(Code::DirectiveControl(d)) if !unioned(d.control) => {
+                controls.push((at, d.control, control_values(m, d)));
+            }
+            Ok(Code::InstBr(i)) if matches!(i.base.opcode, Op::CALL | Op::SCALL) => {
                 let Ok(ops) = m.inst_operands(i.base.operands) else {
                     continue;
                 };
