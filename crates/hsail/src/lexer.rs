@@ -39,17 +39,17 @@ pub enum Tok {
     /// Half-precision literal: `0H` bits or a decimal/C99 float with `h`.
     #[regex(r"0[hH][0-9a-fA-F]{4}", priority = 10)]
     #[regex(r"([0-9]+\.[0-9]*([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?|[0-9]+(\.[0-9]*)?[eE][+-]?[0-9]+)[hH]")]
-    #[regex(r"0[xX][0-9a-fA-F]+(\.[0-9a-fA-F]*)?[pP][+-]?[0-9]+[hH]")]
+    #[regex(r"0[xX]([0-9a-fA-F]+(\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+[hH]")]
     F16,
     /// Single-precision literal: `0F` bits or a decimal/C99 float with `f`.
     #[regex(r"0[fF][0-9a-fA-F]{8}", priority = 10)]
     #[regex(r"([0-9]+\.[0-9]*([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?|[0-9]+(\.[0-9]*)?[eE][+-]?[0-9]+)[fF]")]
-    #[regex(r"0[xX][0-9a-fA-F]+(\.[0-9a-fA-F]*)?[pP][+-]?[0-9]+[fF]")]
+    #[regex(r"0[xX]([0-9a-fA-F]+(\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+[fF]")]
     F32,
     /// Double-precision literal: `0D` bits, a plain decimal float, or C99.
     #[regex(r"0[dD][0-9a-fA-F]{16}", priority = 10)]
     #[regex(r"([0-9]+\.[0-9]*([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?|[0-9]+(\.[0-9]*)?[eE][+-]?[0-9]+)[dD]?")]
-    #[regex(r"0[xX][0-9a-fA-F]+(\.[0-9a-fA-F]*)?[pP][+-]?[0-9]+[dD]?")]
+    #[regex(r"0[xX]([0-9a-fA-F]+(\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+[dD]?")]
     F64,
     /// A string literal with its quotes (escapes are decoded by the parser).
     #[regex(r#""([^"\\\r\n]|\\[^\r\n])*""#)]
@@ -211,6 +211,9 @@ mod tests {
         assert_eq!(kinds("1.5")[0], Tok::F64);
         assert_eq!(kinds("1.5h")[0], Tok::F16);
         assert_eq!(kinds("0x1.8p1")[0], Tok::F64);
+        // PRM 19.1 hexFloatConstant: the digits before the point may be omitted.
+        assert_eq!(kinds("0x.8p1"), vec![Tok::F64, Tok::Eof]);
+        assert_eq!(kinds("0x.8p1f")[0], Tok::F32);
         assert_eq!(kinds("0x10")[0], Tok::Int);
         assert_eq!(kinds("/* a\n b */")[0], Tok::BlockComment);
     }

@@ -214,6 +214,33 @@ impl<'a> Iterator for Items<'a> {
 
 /// The next token of `lexer` (unknown characters are [`Tok::Error`]), or
 /// [`Tok::Eof`] at the end of the source.
+/// Whether a token kind can include letters or digits (PRM 4.4: two such
+/// tokens need white space, or a comment, between them).
+fn has_alnum(k: Tok) -> bool {
+    matches!(
+        k,
+        Tok::Word
+            | Tok::Dollar
+            | Tok::Global
+            | Tok::Local
+            | Tok::Label
+            | Tok::Int
+            | Tok::F16
+            | Tok::F32
+            | Tok::F64
+            | Tok::Str
+    )
+}
+
+/// An image geometry name (`2d`, `1da`, …), one PRM token that the lexer
+/// scans as a number followed by a word.
+fn is_geometry(text: &str) -> bool {
+    matches!(
+        text,
+        "1d" | "2d" | "3d" | "1da" | "2da" | "1db" | "2ddepth" | "2dadepth"
+    )
+}
+
 fn scan(lexer: &mut logos::Lexer<'_, Tok>) -> Token {
     match lexer.next() {
         Some(kind) => {
@@ -565,6 +592,17 @@ impl<'a> Parser<'a> {
             self.prev_end = t.end;
             self.cur = scan(&mut self.lexer);
             self.pos += 1;
+            if self.cur.start == t.end
+                && has_alnum(t.kind)
+                && has_alnum(self.cur.kind)
+                && !(t.kind == Tok::Int
+                    && is_geometry(&self.src[t.start as usize..self.cur.end as usize]))
+            {
+                self.errors.push(SyntaxError {
+                    message: "PRM 4.4: white space is required between tokens that can include letters or digits".into(),
+                    span: Span::new(self.cur.start, self.cur.end),
+                });
+            }
         }
         t
     }

@@ -287,6 +287,22 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
     ("expand_vector_count", "expand_v4_b32_b64", 0, Some("($s0")),
     ("expand_too_few", "expand_v2_b32_b128", 0, Some("($s0")),
     ("fma_packed", "fma_pp_f32x2", 0, None),
+    // The sentence sweep (cases_sweep.py).
+    ("control_callee_value", "maxdynamicgroupsize 20", 0, None),
+    (
+        "control_callee_requireddim",
+        "requiredworkgroupsize 16, 16, 1",
+        0,
+        None,
+    ),
+    (
+        "image_handle_output_actual",
+        "st_arg_roimg $d0, [%a]",
+        0,
+        Some("[%a]"),
+    ),
+    ("whitespace_between_tokens", "add_u32$s1", 0, Some("$s1")),
+    ("arg_block_conditional_call", "cbr_b1 $c0, @l", 0, None),
 ];
 
 /// Files our assembler rejects before the validator runs (its errors are

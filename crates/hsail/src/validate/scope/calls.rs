@@ -416,3 +416,139 @@ fn effective_align(v: &BrigDirectiveVariable) -> u32 {
         .bytes()
         .unwrap_or_else(|| elem.byte_size().unwrap_or(1))
 }
+
+/// Rules on an arg block as a whole, checked after the walk (they need
+/// the block's call, which may come after the instruction at fault):
+///
+/// * PRM 10.2: the call is executed exactly once, "it is not allowed to
+///   conditionally execute the call instruction within the arg block, or
+///   loop within the arg block": no branch inside the block jumps from
+///   before the call to after it, or from after it back to it or before.
+///   (Branches into or out of the block are checked by the walk.)
+/// * PRM 7.1.9: an image or sampler handle is stored (`st_arg_roimg`, …,
+///   `st_arg_samp`) only to an input actual argument of the call or to the
+///   output formal argument of the function, "a store instruction is not
+///   allowed on any other segment" (nor variable): not to an output actual
+///   argument. Only in modules with extension IMAGE (13.1.2).
+///
+/// Looks at entry kinds only, and decodes only branches, calls, labels and
+/// (with IMAGE) memory instructions inside arg blocks.
+pub(super) fn check_arg_blocks(cx: &mut Cx<'_, '_>, defs: &[(CodeOffset, Code<'_>)]) {
+    let m = cx.m;
+    let image = cx.env.image_ext;
+    // Entries of the open arg block that matter, in order.
+    let mut entries: Vec<(CodeOffset, Code<'_>)> = Vec::new();
+    for &(_, c) in defs {
+        let Some(e) = c.executable() else { continue };
+        let Some(first) = m.code_ordinal(e.first_code_block_entry) else {
+            continue;
+        };
+        let mut open = false;
+        for &o in m.code_starts_from(first) {
+            let at = CodeOffset::new(o);
+            if at >= e.next_module_entry {
+                break;
+            }
+            let Some(kind) = m.code_kind_at_start(o) else {
+                continue;
+            };
+            match kind {
+                BrigKind::DIRECTIVE_ARG_BLOCK_START => {
+                    open = true;
+                    entries.clear();
+                }
+                BrigKind::DIRECTIVE_ARG_BLOCK_END if open => {
+                    open = false;
+                    check_arg_block(cx, &entries);
+                }
+                BrigKind::INST_BR | BrigKind::DIRECTIVE_LABEL if open => {
+                    if let Ok(c) = m.code(at) {
+                        entries.push((at, c));
+                    }
+                }
+                BrigKind::INST_MEM if open && image => {
+                    if let Ok(c) = m.code(at) {
+                        entries.push((at, c));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn check_arg_block(cx: &mut Cx<'_, '_>, entries: &[(CodeOffset, Code<'_>)]) {
+    let m = cx.m;
+    let is_call = |c: &Code<'_>| matches!(c, Code::InstBr(i) if matches!(i.base.opcode, Op::CALL | Op::SCALL | Op::ICALL));
+    let Some(call) = entries.iter().position(|(_, c)| is_call(c)) else {
+        return;
+    };
+    let (call_at, Code::InstBr(call_inst)) = entries[call] else {
+        return;
+    };
+    for &(at, c) in entries {
+        match c {
+            Code::InstBr(i) if matches!(i.base.opcode, Op::BR | Op::CBR | Op::SBR) => {
+                let Ok(ops) = m.inst_operands(i.base.operands) else {
+                    continue;
+                };
+                let mut targets: Vec<CodeOffset> = Vec::new();
+                for o in ops.iter() {
+                    match o {
+                        Operand::CodeRef(r) => targets.push(r.ref_),
+                        Operand::CodeList(l) => targets
+                            .extend_from_slice(m.code_list_ref(l.elements).unwrap_or_default()),
+                        _ => {}
+                    }
+                }
+                // Labels of this arg block only (others are 10.2 errors of
+                // the walk); a label at the call's offset precedes it.
+                let skips = targets.iter().any(|&t| {
+                    entries
+                        .iter()
+                        .any(|&(l, c)| l == t && matches!(c, Code::DirectiveLabel(_)))
+                        && ((at < call_at && t > call_at) || (at > call_at && t <= call_at))
+                });
+                if skips {
+                    cx.err(
+                        "PRM 10.2",
+                        at,
+                        "the call of an arg block is executed exactly once: no branch in the arg block may skip it or repeat it",
+                    );
+                }
+            }
+            Code::InstMem(i)
+                if i.base.opcode == Op::ST
+                    && i.segment == Seg::ARG
+                    && (i.base.type_.is_image() || i.base.type_ == BrigType::SAMP) =>
+            {
+                let Ok(ops) = m.inst_operands(i.base.operands) else {
+                    continue;
+                };
+                let Some(Operand::Address(a)) = ops.get(1) else {
+                    continue;
+                };
+                let Some(s) = a.symbol.non_null() else {
+                    continue;
+                };
+                let outs = match m
+                    .inst_operands(call_inst.base.operands)
+                    .ok()
+                    .and_then(|o| o.get(0))
+                {
+                    Some(Operand::CodeList(l)) => m.code_list_ref(l.elements).unwrap_or_default(),
+                    _ => &[],
+                };
+                if outs.contains(&s) {
+                    cx.errors.push(ValidationError::operand(
+                        "PRM 7.1.9",
+                        at,
+                        1,
+                        "an image or sampler handle can be stored only to an input actual argument or the output formal argument, not to an output actual argument",
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -292,3 +292,182 @@ fn first_constant(m: &Index<'_>, list: brig::DataOffset) -> Option<u64> {
         _ => None,
     }
 }
+
+/// The control directives of a code block and the names of the functions
+/// it calls by `call` or `scall` (see [`check_callee_controls`]).
+type BlockControls<'a> = (
+    Vec<(CodeOffset, brig::BrigControlDirective, ControlValues)>,
+    Vec<&'a str>,
+);
+
+/// Whether the code block of `e` starts with a control directive that
+/// must agree across the kernel's call tree (not the exception sets or
+/// requirenopartialworkgroups, which are unioned). Control directives come
+/// before any other statement (PRM 13.4), so only the first entries are
+/// looked at.
+fn leads_with_control(m: &Index<'_>, e: &BrigDirectiveExecutable) -> bool {
+    let Some(first) = m.code_ordinal(e.first_code_block_entry) else {
+        return false;
+    };
+    for (at, c) in m.code_entries_from(first) {
+        if at >= e.next_module_entry {
+            break;
+        }
+        match c {
+            Code::DirectiveControl(d) if !unioned(d.control) => return true,
+            Code::DirectiveControl(_)
+            | Code::DirectiveComment(_)
+            | Code::DirectiveLoc(_)
+            | Code::DirectivePragma(_) => {}
+            _ => break,
+        }
+    }
+    false
+}
+
+/// Control directives whose repeats are unioned, not compared (PRM 13.4).
+fn unioned(c: brig::BrigControlDirective) -> bool {
+    use brig::BrigControlDirective as C;
+    matches!(
+        c,
+        C::ENABLEBREAKEXCEPTIONS | C::ENABLEDETECTEXCEPTIONS | C::REQUIRENOPARTIALWORKGROUPS
+    )
+}
+
+/// The compared control directives of the code block of `e` and the
+/// functions it calls (decodes only control directives and branches).
+fn block_controls<'a>(m: &Index<'a>, e: &BrigDirectiveExecutable) -> BlockControls<'a> {
+    let (mut controls, mut callees) = (Vec::new(), Vec::new());
+    let Some(first) = m.code_ordinal(e.first_code_block_entry) else {
+        return (controls, callees);
+    };
+    let mut name_of = |r: CodeOffset| {
+        if let Ok(c) = m.code(r)
+            && let Some(f) = c.executable()
+            && let Ok(n) = m.string(f.name)
+        {
+            callees.push(n);
+        }
+    };
+    for &o in m.code_starts_from(first) {
+        let at = CodeOffset::new(o);
+        if at >= e.next_module_entry {
+            break;
+        }
+        if !matches!(
+            m.code_kind_at_start(o),
+            Some(BrigKind::DIRECTIVE_CONTROL | BrigKind::INST_BR)
+        ) {
+            continue;
+        }
+        match m.code(at) {
+            Ok(Code::DirectiveControl(d)) if !unioned(d.control) => {
+                controls.push((at, d.control, control_values(m, d)));
+            }
+            Ok(Code::InstBr(i)) if matches!(i.base.opcode, Op::CALL | Op::SCALL) => {
+                let Ok(ops) = m.inst_operands(i.base.operands) else {
+                    continue;
+                };
+                match (ops.get(1), ops.get(3)) {
+                    (Some(Operand::CodeRef(r)), _) if i.base.opcode == Op::CALL => name_of(r.ref_),
+                    (_, Some(Operand::CodeList(l))) if i.base.opcode == Op::SCALL => {
+                        for &r in m.code_list_ref(l.elements).unwrap_or_default() {
+                            name_of(r);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    (controls, callees)
+}
+
+/// PRM 13.4: "If multiple control directives are present in the kernel or
+/// the functions it calls, they must all have the same value(s)", and
+/// requireddim and the maximum flat sizes must agree with the required
+/// sizes, whichever of them gives each. Checked for each kernel over the
+/// functions it reaches by `call`/`scall` among this module's definitions
+/// (the directives of one code block are checked by
+/// [`check_control_consistency`]). Runs only when a function has control
+/// directives.
+pub(super) fn check_callee_controls(cx: &mut Cx<'_, '_>, defs: &[(CodeOffset, Code<'_>)]) {
+    let m = cx.m;
+    if !defs.iter().any(|(_, c)| {
+        c.kind() != BrigKind::DIRECTIVE_KERNEL
+            && c.executable().is_some_and(|e| leads_with_control(m, e))
+    }) {
+        return;
+    }
+    let blocks: FastMap<&str, (BrigKind, BlockControls<'_>)> = defs
+        .iter()
+        .filter_map(|(_, c)| {
+            let e = c.executable()?;
+            Some((m.string(e.name).ok()?, (c.kind(), block_controls(m, e))))
+        })
+        .collect();
+    let mut reported: FastSet<(u32, String)> = cx
+        .errors
+        .iter()
+        .filter(|e| e.rule == "PRM 13.4")
+        .map(|e| (e.offset, e.message.clone()))
+        .collect();
+    for &(_, c) in defs {
+        if c.kind() != BrigKind::DIRECTIVE_KERNEL {
+            continue;
+        }
+        let Some(kname) = c.executable().and_then(|e| m.string(e.name).ok()) else {
+            continue;
+        };
+        // The kernel's directives, then those of each function it reaches.
+        let mut union = Vec::new();
+        let mut seen: FastSet<&str> = FastSet::default();
+        let mut stack = vec![kname];
+        let mut from_callees = false;
+        while let Some(n) = stack.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            let Some((kind, (controls, callees))) = blocks.get(n) else {
+                continue;
+            };
+            if *kind == BrigKind::DIRECTIVE_KERNEL && n != kname {
+                continue;
+            }
+            from_callees |= n != kname && !controls.is_empty();
+            union.extend_from_slice(controls);
+            stack.extend(callees.iter().rev());
+        }
+        if !from_callees {
+            continue;
+        }
+        let mut errors = Vec::new();
+        let mut sub = Cx {
+            m,
+            errors: &mut errors,
+            env: cx.env,
+            module_vars: FastSet::default(),
+            first_decl: FastMap::default(),
+            memo: None,
+            structural: false,
+            want_info: false,
+            indirect: false,
+            indirect_scans: FastMap::default(),
+        };
+        check_control_consistency(&mut sub, &union);
+        for e in errors {
+            if reported.insert((e.offset, e.message.clone())) {
+                let msg = format!(
+                    "{} (kernel {kname} and the functions it calls must agree)",
+                    e.message
+                );
+                cx.errors.push(ValidationError::code(
+                    e.rule,
+                    CodeOffset::new(e.offset),
+                    msg,
+                ));
+            }
+        }
+    }
+}

@@ -309,6 +309,8 @@ pub fn analyze(
         info.code_blocks = analyze_code_blocks(&mut cx, &defs);
     }
     check_indirect_functions(&mut cx, &defs);
+    check_callee_controls(&mut cx, &defs);
+    check_arg_blocks(&mut cx, &defs);
     (info, cx.structural)
 }
 
