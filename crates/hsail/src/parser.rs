@@ -212,8 +212,6 @@ impl<'a> Iterator for Items<'a> {
     }
 }
 
-/// The next token of `lexer` (unknown characters are [`Tok::Error`]), or
-/// [`Tok::Eof`] at the end of the source.
 /// Whether a token kind can include letters or digits (PRM 4.4: two such
 /// tokens need white space, or a comment, between them).
 fn has_alnum(k: Tok) -> bool {
@@ -241,6 +239,8 @@ fn is_geometry(text: &str) -> bool {
     )
 }
 
+/// The next token of `lexer` (unknown characters are [`Tok::Error`]), or
+/// [`Tok::Eof`] at the end of the source.
 fn scan(lexer: &mut logos::Lexer<'_, Tok>) -> Token {
     match lexer.next() {
         Some(kind) => {
