@@ -586,26 +586,38 @@ impl<'a> Parser<'a> {
         let t = self.tok();
         Span::new(t.start, t.end)
     }
+    #[inline]
     fn bump(&mut self) -> Token {
         let t = self.cur;
         if t.kind != Tok::Eof {
             self.prev_end = t.end;
             self.cur = scan(&mut self.lexer);
             self.pos += 1;
-            if self.cur.start == t.end
-                && has_alnum(t.kind)
-                && has_alnum(self.cur.kind)
-                && !(t.kind == Tok::Int
-                    && is_geometry(&self.src[t.start as usize..self.cur.end as usize]))
-            {
-                self.errors.push(SyntaxError {
-                    message: "PRM 4.4: white space is required between tokens that can include letters or digits".into(),
-                    span: Span::new(self.cur.start, self.cur.end),
-                });
+            if self.cur.start == t.end && has_alnum(t.kind) && has_alnum(self.cur.kind) {
+                self.not_separated(t);
             }
         }
         t
     }
+
+    /// PRM 4.4: `t` and the token after it, both of kinds that can hold
+    /// letters or digits, touch: an error unless they spell one image
+    /// geometry name (`2d`, which the lexer splits). Rare, so out of the
+    /// hot [`bump`](Self::bump).
+    #[cold]
+    #[inline(never)]
+    fn not_separated(&mut self, t: Token) {
+        if t.kind == Tok::Int && is_geometry(&self.src[t.start as usize..self.cur.end as usize]) {
+            return;
+        }
+        self.errors.push(SyntaxError {
+            message:
+                "PRM 4.4: white space is required between tokens that can include letters or digits"
+                    .into(),
+            span: Span::new(self.cur.start, self.cur.end),
+        });
+    }
+
     fn prev_end(&self) -> u32 {
         self.prev_end
     }
