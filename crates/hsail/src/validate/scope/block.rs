@@ -71,6 +71,7 @@ fn analyze_code_block<'a>(
             })
             .collect(),
         arg_names: FastSet::default(),
+        arg_entries: Vec::new(),
         indirect: (None, Vec::new()),
     };
     let mut regs = inst::RegisterNotes::new(cx.want_info);
@@ -111,6 +112,9 @@ fn analyze_code_block<'a>(
             && !is_call(opcode)
         {
             b.seen_statement = true;
+            if b.in_arg_block.is_some() {
+                note_arg_entry(cx, &mut b, pos, None);
+            }
             if cx.want_info && is_block_end(opcode) {
                 block_ends.push(n_inst);
             }
@@ -137,6 +141,9 @@ fn analyze_code_block<'a>(
                 | Code::DirectiveNone(_)
         ) {
             b.seen_statement = true;
+        }
+        if b.in_arg_block.is_some() {
+            note_arg_entry(cx, &mut b, pos, Some(c));
         }
         match c {
             Code::DirectiveLabel(l) => {
@@ -209,11 +216,13 @@ fn analyze_code_block<'a>(
                 b.calls_in_block = 0;
                 b.arg_vars.clear();
                 b.arg_names.clear();
+                b.arg_entries.clear();
             }
             Code::DirectiveArgBlockEnd(_) => {
                 match b.in_arg_block {
                     None => cx.err("PRM 4.3.6", pos, "end of an arg block that was not started"),
                     Some(start) => {
+                        calls::check_arg_block(cx, &b.arg_entries);
                         if b.calls_in_block != 1 {
                             cx.err(
                                 "PRM 4.3.6",
@@ -307,6 +316,23 @@ fn note_statement(b: &mut Block) {
         b.arg_stmt = true;
     } else {
         b.code_stmt = true;
+    }
+}
+
+/// Keeps an entry of the open arg block if [`calls::check_arg_block`]
+/// looks at it: a branch or call, a label, or (with IMAGE) a memory
+/// instruction. `c` is the entry at `at` when it is decoded already.
+fn note_arg_entry<'a>(cx: &Cx<'_, 'a>, b: &mut Block<'a>, at: CodeOffset, c: Option<Code<'a>>) {
+    let Some(kind) = cx.m.code_kind_at_start(at.get()) else {
+        return;
+    };
+    let keep = match kind {
+        BrigKind::INST_BR | BrigKind::DIRECTIVE_LABEL => true,
+        BrigKind::INST_MEM => cx.env.image_ext,
+        _ => false,
+    };
+    if keep && let Some(c) = c.or_else(|| cx.m.code(at).ok()) {
+        b.arg_entries.push((at, c));
     }
 }
 

@@ -417,8 +417,9 @@ fn effective_align(v: &BrigDirectiveVariable) -> u32 {
         .unwrap_or_else(|| elem.byte_size().unwrap_or(1))
 }
 
-/// Rules on an arg block as a whole, checked after the walk (they need
-/// the block's call, which may come after the instruction at fault):
+/// Rules on an arg block as a whole, checked at its end (they need the
+/// block's call, which may come after the instruction at fault), on the
+/// `entries` of the block the walk kept (`block::note_arg_entry`):
 ///
 /// * PRM 10.2: the call is executed exactly once, "it is not allowed to
 ///   conditionally execute the call instruction within the arg block, or
@@ -430,54 +431,7 @@ fn effective_align(v: &BrigDirectiveVariable) -> u32 {
 ///   output formal argument of the function, "a store instruction is not
 ///   allowed on any other segment" (nor variable): not to an output actual
 ///   argument. Only in modules with extension IMAGE (13.1.2).
-///
-/// Looks at entry kinds only, and decodes only branches, calls, labels and
-/// (with IMAGE) memory instructions inside arg blocks.
-pub(super) fn check_arg_blocks(cx: &mut Cx<'_, '_>, defs: &[(CodeOffset, Code<'_>)]) {
-    let m = cx.m;
-    let image = cx.env.image_ext;
-    // Entries of the open arg block that matter, in order.
-    let mut entries: Vec<(CodeOffset, Code<'_>)> = Vec::new();
-    for &(_, c) in defs {
-        let Some(e) = c.executable() else { continue };
-        let Some(first) = m.code_ordinal(e.first_code_block_entry) else {
-            continue;
-        };
-        let mut open = false;
-        for &o in m.code_starts_from(first) {
-            let at = CodeOffset::new(o);
-            if at >= e.next_module_entry {
-                break;
-            }
-            let Some(kind) = m.code_kind_at_start(o) else {
-                continue;
-            };
-            match kind {
-                BrigKind::DIRECTIVE_ARG_BLOCK_START => {
-                    open = true;
-                    entries.clear();
-                }
-                BrigKind::DIRECTIVE_ARG_BLOCK_END if open => {
-                    open = false;
-                    check_arg_block(cx, &entries);
-                }
-                BrigKind::INST_BR | BrigKind::DIRECTIVE_LABEL if open => {
-                    if let Ok(c) = m.code(at) {
-                        entries.push((at, c));
-                    }
-                }
-                BrigKind::INST_MEM if open && image => {
-                    if let Ok(c) = m.code(at) {
-                        entries.push((at, c));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-}
-
-fn check_arg_block(cx: &mut Cx<'_, '_>, entries: &[(CodeOffset, Code<'_>)]) {
+pub(super) fn check_arg_block(cx: &mut Cx<'_, '_>, entries: &[(CodeOffset, Code<'_>)]) {
     let m = cx.m;
     let is_call = |c: &Code<'_>| matches!(c, Code::InstBr(i) if matches!(i.base.opcode, Op::CALL | Op::SCALL | Op::ICALL));
     let Some(call) = entries.iter().position(|(_, c)| is_call(c)) else {

@@ -310,7 +310,6 @@ pub fn analyze(
     }
     check_indirect_functions(&mut cx, &defs);
     check_callee_controls(&mut cx, &defs);
-    check_arg_blocks(&mut cx, &defs);
     (info, cx.structural)
 }
 
@@ -651,6 +650,9 @@ struct Block<'a> {
     label_uses: Vec<(CodeOffset, usize, CodeOffset, Option<CodeOffset>)>,
     names: FastSet<&'a str>,
     arg_names: FastSet<&'a str>,
+    /// The entries of the open arg block that [`calls::check_arg_block`]
+    /// looks at (branches, labels and, with IMAGE, memory instructions).
+    arg_entries: Vec<(CodeOffset, Code<'a>)>,
     /// What PRM 10.8 asks of the block (when the module has indirect
     /// functions; see [`Cx::indirect_scans`]).
     indirect: IndirectScan,
