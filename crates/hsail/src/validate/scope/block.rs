@@ -301,7 +301,7 @@ fn analyze_code_block<'a>(
 }
 
 /// Whether `op` is a call (its operands are checked against the callee).
-fn is_call(op: Op) -> bool {
+pub(super) fn is_call(op: Op) -> bool {
     matches!(op, Op::CALL | Op::SCALL | Op::ICALL)
 }
 

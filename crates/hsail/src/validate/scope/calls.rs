@@ -433,7 +433,8 @@ fn effective_align(v: &BrigDirectiveVariable) -> u32 {
 ///   argument. Only in modules with extension IMAGE (13.1.2).
 pub(super) fn check_arg_block(cx: &mut Cx<'_, '_>, entries: &[(CodeOffset, Code<'_>)]) {
     let m = cx.m;
-    let is_call = |c: &Code<'_>| matches!(c, Code::InstBr(i) if matches!(i.base.opcode, Op::CALL | Op::SCALL | Op::ICALL));
+    let is_call =
+        |c: &Code<'_>| matches!(c, Code::InstBr(i) if super::block::is_call(i.base.opcode));
     let Some(call) = entries.iter().position(|(_, c)| is_call(c)) else {
         return;
     };
@@ -457,11 +458,15 @@ pub(super) fn check_arg_block(cx: &mut Cx<'_, '_>, entries: &[(CodeOffset, Code<
                 }
                 // Labels of this arg block only (others are 10.2 errors of
                 // the walk); a label at the call's offset precedes it.
-                let skips = targets.iter().any(|&t| {
+                // `entries` are in offset order: a label is found by
+                // binary search (a huge arg block stays linear-logarithmic).
+                let in_block = |t: CodeOffset| {
                     entries
-                        .iter()
-                        .any(|&(l, c)| l == t && matches!(c, Code::DirectiveLabel(_)))
-                        && ((at < call_at && t > call_at) || (at > call_at && t <= call_at))
+                        .binary_search_by_key(&t, |&(l, _)| l)
+                        .is_ok_and(|k| matches!(entries[k].1, Code::DirectiveLabel(_)))
+                };
+                let skips = targets.iter().any(|&t| {
+                    ((at < call_at && t > call_at) || (at > call_at && t <= call_at)) && in_block(t)
                 });
                 if skips {
                     cx.err(
