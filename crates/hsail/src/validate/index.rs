@@ -67,6 +67,63 @@ pub type FastSet<T> = std::collections::HashSet<T, FxBuild>;
 /// A `HashMap` with [`FxHasher`].
 pub type FastMap<K, V> = std::collections::HashMap<K, V, FxBuild>;
 
+/// A set of entry offsets in `[lo, hi)`, one bit per 4-byte word (BRIG
+/// entries are 4-byte aligned): for the sets of a code block's entries,
+/// which a hash set would hash on every use. Offsets outside the range or
+/// not aligned are never members (and not inserted).
+#[derive(Clone, Debug, Default)]
+pub struct OffsetBits {
+    lo: u32,
+    hi: u32,
+    words: Vec<u64>,
+}
+
+impl OffsetBits {
+    /// An empty set for offsets in `[lo, hi)`.
+    pub fn new(lo: u32, hi: u32) -> Self {
+        let bits = (hi.saturating_sub(lo) as usize).div_ceil(4);
+        Self {
+            lo,
+            hi,
+            words: vec![0; bits.div_ceil(64)],
+        }
+    }
+
+    /// The word and bit of `offset`, if it can be a member.
+    #[inline]
+    fn slot(&self, offset: u32) -> Option<(usize, u64)> {
+        let d = offset.checked_sub(self.lo)?;
+        if d % 4 != 0 || offset >= self.hi {
+            return None;
+        }
+        let bit = (d / 4) as usize;
+        Some((bit / 64, 1 << (bit % 64)))
+    }
+
+    /// Adds `offset` (if it can be a member).
+    #[inline]
+    pub fn insert(&mut self, offset: u32) {
+        if let Some((w, b)) = self.slot(offset) {
+            self.words[w] |= b;
+        }
+    }
+
+    /// Removes `offset`.
+    #[inline]
+    pub fn remove(&mut self, offset: u32) {
+        if let Some((w, b)) = self.slot(offset) {
+            self.words[w] &= !b;
+        }
+    }
+
+    /// Whether `offset` is a member.
+    #[inline]
+    pub fn contains(&self, offset: u32) -> bool {
+        self.slot(offset)
+            .is_some_and(|(w, b)| self.words[w] & b != 0)
+    }
+}
+
 /// No instruction has more operands than this (PRM 18.7: at most 5).
 pub const MAX_INST_OPERANDS: usize = 6;
 
@@ -507,4 +564,28 @@ pub fn le64(b: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes([
         w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7],
     ]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OffsetBits;
+
+    #[test]
+    fn offset_bits_hold_aligned_offsets_in_range() {
+        let mut s = OffsetBits::new(100, 400);
+        for o in [100, 104, 356, 396] {
+            assert!(!s.contains(o));
+            s.insert(o);
+            assert!(s.contains(o), "{o}");
+        }
+        // Outside the range or unaligned: never members.
+        for o in [0, 96, 102, 400, 404, u32::MAX] {
+            s.insert(o);
+            assert!(!s.contains(o), "{o}");
+        }
+        s.remove(104);
+        assert!(!s.contains(104));
+        assert!(s.contains(100) && s.contains(356) && s.contains(396));
+        assert!(!OffsetBits::new(8, 8).contains(8));
+    }
 }

@@ -47,33 +47,39 @@ fn analyze_code_block<'a>(
         blocks: Vec::new(),
         registers: RegisterUse::default(),
     };
+    // Arguments follow the directive, in increasing order.
+    let args_end = args.last().map_or(0, |a| a.get().saturating_add(4));
+    let mut visible = OffsetBits::new(at.get(), cb.end.get().max(args_end));
+    for a in &args {
+        visible.insert(a.get());
+    }
     let mut b = Block {
-        visible: args.iter().map(|a| a.get()).collect(),
-        arg_vars: FastSet::default(),
+        visible,
+        arg_vars: Vec::new(),
         in_arg_block: None,
         calls_in_block: 0,
         seen_statement: false,
         code_stmt: false,
         arg_stmt: false,
         in_formals: if kind == BrigKind::DIRECTIVE_KERNEL {
-            FastSet::default()
+            Vec::new()
         } else {
             args.iter().skip(n_out).map(|a| a.get()).collect()
         },
         out_formals: args.iter().take(n_out).map(|a| a.get()).collect(),
-        label_scope: FastMap::default(),
+        label_scope: Vec::new(),
         label_uses: Vec::new(),
-        names: args
-            .iter()
-            .filter_map(|&a| match cx.m.code(a) {
-                Ok(Code::DirectiveVariable(v)) => Some(cx.name_str(v.name)),
-                _ => None,
-            })
-            .collect(),
-        arg_names: FastSet::default(),
+        names: Names::default(),
+        arg_names: Names::default(),
         arg_entries: Vec::new(),
         indirect: (None, Vec::new()),
     };
+    // The arguments' names (repeats are reported with the signature).
+    for &a in &args {
+        if let Ok(Code::DirectiveVariable(v)) = cx.m.code(a) {
+            b.names.insert(cx.name_str(v.name));
+        }
+    }
     let mut regs = inst::RegisterNotes::new(cx.want_info);
     let mut ops = InstOperands::default();
     // Label offsets of this block, and the instruction index each precedes.
@@ -163,7 +169,7 @@ fn analyze_code_block<'a>(
                     cb.labels.insert(name.to_owned(), pos);
                     label_index.insert(pos.get(), n_inst);
                 }
-                b.label_scope.insert(pos.get(), b.in_arg_block);
+                b.label_scope.push((pos.get(), b.in_arg_block));
                 note_statement(&mut b);
             }
             Code::DirectiveVariable(v) => {
@@ -236,8 +242,8 @@ fn analyze_code_block<'a>(
                     }
                 }
                 b.in_arg_block = None;
-                for v in b.arg_vars.drain() {
-                    b.visible.remove(&v);
+                for v in b.arg_vars.drain(..) {
+                    b.visible.remove(v);
                 }
             }
             Code::DirectiveControl(d) => {
@@ -380,7 +386,7 @@ fn check_local_variable<'a>(
                     format!("{name} is defined twice in this arg block"),
                 );
             }
-            b.arg_vars.insert(at.get());
+            b.arg_vars.push(at.get());
             if v.type_.is_array() && v.dim.get() == 0 {
                 cx.err(
                     "PRM 4.3.8",
@@ -430,7 +436,7 @@ fn check_local_variable<'a>(
         );
     }
     b.visible.insert(at.get());
-    check_variable(cx, at, v, '%');
+    check_variable(cx, at, v, name, '%');
 }
 
 /// Code-structure rules on the operands of one instruction (PRM 4.6.2
@@ -514,7 +520,7 @@ fn check_variable_use(
     var: CodeOffset,
 ) {
     check_declared_before(cx, at, k, var);
-    if !cx.module_vars.contains(&var.get()) && !b.visible.contains(&var.get()) {
+    if !b.visible.contains(var.get()) && !cx.module_vars.contains(&var.get()) {
         cx.errors.push(ValidationError::operand(
             "PRM 4.6.2",
             at,
@@ -523,7 +529,7 @@ fn check_variable_use(
         ));
         return;
     }
-    if b.in_formals.contains(&var.get()) && op != Op::LD {
+    if op != Op::LD && b.in_formals.binary_search(&var.get()).is_ok() {
         cx.errors.push(ValidationError::operand(
             "PRM 10.2",
             at,
@@ -531,7 +537,7 @@ fn check_variable_use(
             "input formal arguments can only be read with ld",
         ));
     }
-    if b.out_formals.contains(&var.get()) && op != Op::ST {
+    if op != Op::ST && b.out_formals.binary_search(&var.get()).is_ok() {
         cx.errors.push(ValidationError::operand(
             "PRM 10.2",
             at,
@@ -570,7 +576,10 @@ fn check_declared_before(cx: &mut Cx<'_, '_>, at: CodeOffset, k: usize, target: 
 /// no branch goes into or out of an arg block.
 fn check_label_uses(cx: &mut Cx<'_, '_>, b: &Block) {
     for &(at, k, label, scope) in &b.label_uses {
-        match b.label_scope.get(&label.get()) {
+        let scope_of = b
+            .label_scope
+            .binary_search_by_key(&label.get(), |&(l, _)| l);
+        match scope_of.ok().map(|i| &b.label_scope[i].1) {
             None => cx.errors.push(ValidationError::operand(
                 "PRM 4.9",
                 at,

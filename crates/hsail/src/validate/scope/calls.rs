@@ -296,7 +296,12 @@ pub(super) fn check_call_args(
     }
     // Without repeats, every arg variable is passed when as many listed
     // arguments are arg variables of the block as it has.
-    if twice || listed().filter(|a| b.arg_vars.contains(a)).count() != b.arg_vars.len() {
+    if twice
+        || listed()
+            .filter(|a| b.arg_vars.binary_search(a).is_ok())
+            .count()
+            != b.arg_vars.len()
+    {
         let mut unused: Vec<u32> = b
             .arg_vars
             .iter()
@@ -319,7 +324,7 @@ pub(super) fn check_call_args(
         for &a in v {
             match cx.m.code(a) {
                 Ok(Code::DirectiveVariable(var)) if var.segment == Seg::ARG => {
-                    if !b.arg_vars.contains(&a.get()) {
+                    if b.arg_vars.binary_search(&a.get()).is_err() {
                         cx.errors.push(ValidationError::operand(
                             "PRM 10.2",
                             at,

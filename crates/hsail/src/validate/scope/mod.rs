@@ -19,7 +19,7 @@ use brig::{
     BrigSegment as Seg, BrigType, BrigVariableModifierMask, Code, CodeOffset, Operand,
 };
 
-use super::index::{FastMap, FastSet, Index, InstOperands};
+use super::index::{FastMap, FastSet, Index, InstOperands, OffsetBits};
 use super::inst::{self, CodeUse, InstEnv};
 use super::{BasicBlock, CodeBlock, ModuleInfo, RegisterUse, Symbol, SymbolKind, ValidationError};
 
@@ -628,9 +628,9 @@ fn check_compatible(cx: &mut Cx<'_, '_>, a: CodeOffset, b: CodeOffset, name: &st
 /// State of the walk over one code block.
 struct Block<'a> {
     /// Variables visible in the block (args and locals), by offset.
-    visible: FastSet<u32>,
-    /// Variables of the currently open arg block.
-    arg_vars: FastSet<u32>,
+    visible: OffsetBits,
+    /// Variables of the currently open arg block, in increasing order.
+    arg_vars: Vec<u32>,
     in_arg_block: Option<CodeOffset>,
     calls_in_block: u32,
     /// Whether a definition or statement has been seen (control directives
@@ -641,15 +641,19 @@ struct Block<'a> {
     /// PRM 4.3.5, 4.3.6).
     code_stmt: bool,
     arg_stmt: bool,
-    /// Input and output formal arguments of a function definition.
-    in_formals: FastSet<u32>,
-    out_formals: FastSet<u32>,
-    /// Label → the arg block it is in (`None`: outside arg blocks).
-    label_scope: FastMap<u32, Option<CodeOffset>>,
+    /// Input and output formal arguments of a function definition, in
+    /// increasing order.
+    in_formals: Vec<u32>,
+    out_formals: Vec<u32>,
+    /// Labels and the arg block each is in (`None`: outside arg blocks),
+    /// in increasing order.
+    label_scope: Vec<(u32, Option<CodeOffset>)>,
     /// (instruction, operand, label, arg block of the instruction).
     label_uses: Vec<(CodeOffset, usize, CodeOffset, Option<CodeOffset>)>,
-    names: FastSet<&'a str>,
-    arg_names: FastSet<&'a str>,
+    /// Names of the block's arguments and local definitions, and of the
+    /// open arg block's variables (each defined once, PRM 4.6.2).
+    names: Names<'a>,
+    arg_names: Names<'a>,
     /// The entries of the open arg block that [`calls::check_arg_block`]
     /// looks at (branches, labels and, with IMAGE, memory instructions).
     arg_entries: Vec<(CodeOffset, Code<'a>)>,
@@ -661,3 +665,58 @@ struct Block<'a> {
 /// The values of a control directive's operands (`None`: WAVESIZE or not
 /// a constant), at most three.
 type ControlValues = [Option<u64>; 3];
+
+/// A set of names that stays a short vector while it is small (an arg
+/// block names a few variables, a function a few locals) and becomes a
+/// hash set past that.
+#[derive(Default)]
+struct Names<'a> {
+    few: Vec<&'a str>,
+    many: FastSet<&'a str>,
+}
+
+impl<'a> Names<'a> {
+    /// Names kept in the vector before the set takes over.
+    const FEW: usize = 8;
+
+    /// Adds `name`; `false` if it was there already.
+    fn insert(&mut self, name: &'a str) -> bool {
+        if self.many.is_empty() {
+            if self.few.contains(&name) {
+                return false;
+            }
+            if self.few.len() < Self::FEW {
+                self.few.push(name);
+                return true;
+            }
+            self.many.extend(self.few.drain(..));
+        }
+        self.many.insert(name)
+    }
+
+    fn clear(&mut self) {
+        self.few.clear();
+        self.many.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Names;
+
+    #[test]
+    fn names_find_repeats_before_and_after_growing() {
+        let owned: Vec<String> = (0..40).map(|i| format!("%n{i}")).collect();
+        let mut names = Names::default();
+        for (i, n) in owned.iter().enumerate() {
+            assert!(names.insert(n), "{n} is new");
+            // Every name seen so far is a repeat, in the vector or the set.
+            for seen in &owned[..=i] {
+                assert!(!names.insert(seen), "{seen} is a repeat");
+            }
+        }
+        names.clear();
+        assert!(names.insert(&owned[0]));
+        assert!(!names.insert(&owned[0]));
+    }
+}

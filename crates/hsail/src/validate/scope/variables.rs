@@ -23,7 +23,8 @@ pub(super) fn check_module_variable(
             ),
         );
     }
-    check_variable(cx, at, v, '&');
+    let name = cx.name_str(v.name);
+    check_variable(cx, at, v, name, '&');
 }
 
 /// PRM 4.6: the name of a `what` declared at module scope starts with
@@ -44,14 +45,15 @@ pub(super) fn check_sigil(
     }
 }
 
-/// Rules common to every variable (PRM 4.3.10, 4.11, 4.13, 4.20).
+/// Rules common to every variable (PRM 4.3.10, 4.11, 4.13, 4.20); `name`
+/// is its name.
 pub(super) fn check_variable(
     cx: &mut Cx<'_, '_>,
     at: CodeOffset,
     v: &BrigDirectiveVariable,
+    name: &str,
     sigil: char,
 ) {
-    let name = cx.name_str(v.name);
     check_sigil(cx, at, "variable", name, sigil);
     check_reserved_name(cx, at, name);
     let elem = v.type_.array_element().unwrap_or(v.type_);
