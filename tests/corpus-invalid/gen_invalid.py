@@ -108,9 +108,9 @@ case('control_zero_size', '13.4', 'sizes in control directives are greater than 
 # ---- found by mutating valid programs against HSAILasm (scripts/mutate_validate.py)
 case('flat_variable_address', '4.18', 'a flat address cannot name a variable', 'ld_u32 $s1, [&g];', pre='global_u32 &g;')
 case('wavesize_b128', '2.6.2', 'WAVESIZE stands for values of at most 64 bits', 'mov_b128 $q1, WAVESIZE;')
-case('dimension_range', '11.1', 'dimNumber is 0, 1 or 2', 'workitemid_u32 $s1, 3;')
+case('dimension_range', '11.1', 'dimNumber is 0, 1 or 2', 'workitemid_u32 $s0, 2;\n\tworkitemid_u32 $s1, 3;')  # the first instruction, in range, has the second's shape: the instruction memo keeps them apart
 case('dimension_wavesize', '11.1', 'dimNumber cannot be WAVESIZE', 'gridsize_u32 $s1, WAVESIZE;')
-case('unpackcvt_range', '5.15', 'the unpackcvt element is 0, 1, 2 or 3', 'unpackcvt_f32_u8x4 $s1, $s2, 4;')
+case('unpackcvt_range', '5.15', 'the unpackcvt element is 0, 1, 2 or 3', 'unpackcvt_f32_u8x4 $s1, $s2, 3;\n\tunpackcvt_f32_u8x4 $s1, $s2, 4;')  # the first instruction, in range, has the second's shape: the instruction memo keeps them apart
 case('detectexcept_wavesize', '11.2', 'exceptionsNumber cannot be WAVESIZE', 'setdetectexcept_u32 WAVESIZE;')
 case('signal_handle_immediate', '4.16', 'the signal operand is a register (18.7.2)', 'signalnoret_add_rlx_u64_sig64 0, $d1;')
 case('cmp_subword_source', '5.18', 'compare sources are 32 or 64 bits (16 only for f16)', 'cmp_eq_b1_u16 $c1, $s1, $s2;')

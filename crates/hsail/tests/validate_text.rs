@@ -105,7 +105,7 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
         0,
         Some("WAVESIZE"),
     ),
-    ("dimension_range", "workitemid_u32", 0, Some("3;")),
+    ("dimension_range", "workitemid_u32", 1, Some("3;")),
     ("dimension_wavesize", "gridsize_u32", 0, Some("WAVESIZE")),
     ("flat_segment_suffix", "ld_flat_u32", 0, None),
     ("flat_variable_address", "ld_u32", 0, Some("[&g]")),
@@ -118,7 +118,7 @@ const EXPECT: &[(&str, &str, usize, Option<&str>)] = &[
     ("ld_opaque_type_mismatch", "ld_global_u64", 0, Some("[&s]")),
     ("signal_handle_immediate", "signalnoret_add", 0, Some("0,")),
     ("spill_address_register", "ld_spill_u32", 0, Some("[$s2]")),
-    ("unpackcvt_range", "unpackcvt_f32_u8x4", 0, Some("4;")),
+    ("unpackcvt_range", "unpackcvt_f32_u8x4", 1, Some("4;")),
     ("vector_suffix_count", "ld_v2_u32", 0, Some("($s1")),
     // audit-mem (PRM ch. 6-12)
     ("atomicnoret_cas", "atomicnoret_cas", 0, None),

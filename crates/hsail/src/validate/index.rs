@@ -277,6 +277,16 @@ impl<'a> Index<'a> {
         Some(BrigKind::new(u16::from_le_bytes([k[0], k[1]])))
     }
 
+    /// The kind of the code entry at `offset`, if an entry starts there,
+    /// read without decoding the entry.
+    #[inline]
+    pub fn code_kind(&self, offset: CodeOffset) -> Option<BrigKind> {
+        if !self.m.is_code_entry(offset) {
+            return None;
+        }
+        self.code_kind_at_start(offset.get())
+    }
+
     /// The code entry starting at `start` (an element of
     /// [`Self::code_offsets`]): what [`Self::code`] returns for it,
     /// without testing again that an entry starts there.

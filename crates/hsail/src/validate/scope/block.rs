@@ -550,7 +550,7 @@ fn check_variable_use(
 /// Records a reference to a code entry; labels are checked when the code
 /// block ends (they may be defined later).
 fn note_label_use(cx: &mut Cx<'_, '_>, b: &mut Block, at: CodeOffset, k: usize, t: CodeOffset) {
-    if let Ok(Code::DirectiveLabel(_)) = cx.m.code(t) {
+    if cx.m.code_kind(t) == Some(BrigKind::DIRECTIVE_LABEL) {
         b.label_uses.push((at, k, t, b.in_arg_block));
     } else {
         check_declared_before(cx, at, k, t);

@@ -276,40 +276,36 @@ pub(super) fn check_call_args(
     };
     let (outs, ins) = (list(0), list(2));
     // PRM 10.2: every actual argument of the arg block appears exactly once
-    // in the call's lists.
-    let listed = || outs.iter().chain(ins).map(|a| a.get());
-    let twice = if outs.len() + ins.len() <= 32 {
-        listed()
-            .enumerate()
-            .any(|(i, a)| listed().skip(i + 1).any(|x| x == a))
-    } else {
-        let mut sorted: Vec<u32> = listed().collect();
-        sorted.sort_unstable();
-        sorted.windows(2).any(|w| w[0] == w[1])
+    // in the call's lists. Both checks run on the listed offsets sorted
+    // (in place when there are few).
+    let mut few = [0u32; 16];
+    let mut many = Vec::new();
+    let listed = outs.iter().chain(ins).map(|a| a.get());
+    let sorted: &mut [u32] = match few.get_mut(..outs.len() + ins.len()) {
+        Some(s) => {
+            for (d, a) in s.iter_mut().zip(listed) {
+                *d = a;
+            }
+            s
+        }
+        None => {
+            many.extend(listed);
+            &mut many
+        }
     };
-    if twice {
+    sorted.sort_unstable();
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
         cx.err(
             "PRM 10.2",
             at,
             "an actual argument appears more than once in the call",
         );
     }
-    // Without repeats, every arg variable is passed when as many listed
-    // arguments are arg variables of the block as it has.
-    if twice
-        || listed()
-            .filter(|a| b.arg_vars.binary_search(a).is_ok())
-            .count()
-            != b.arg_vars.len()
-    {
-        let mut unused: Vec<u32> = b
-            .arg_vars
-            .iter()
-            .copied()
-            .filter(|v| !listed().any(|a| a == *v))
-            .collect();
-        unused.sort_unstable();
-        for v in unused {
+    // The block's arg variables (in increasing order) not listed.
+    let mut rest = sorted.iter().peekable();
+    for &v in &b.arg_vars {
+        while rest.next_if(|&&a| a < v).is_some() {}
+        if rest.peek() != Some(&&v) {
             cx.err(
                 "PRM 10.2",
                 at,
@@ -320,10 +316,14 @@ pub(super) fn check_call_args(
             );
         }
     }
+    let var_of = |a: CodeOffset| match m.code(a) {
+        Ok(Code::DirectiveVariable(v)) => Some(v),
+        _ => None,
+    };
     for (k, v) in [(0usize, outs), (2, ins)] {
         for &a in v {
-            match cx.m.code(a) {
-                Ok(Code::DirectiveVariable(var)) if var.segment == Seg::ARG => {
+            match var_of(a) {
+                Some(var) if var.segment == Seg::ARG => {
                     if b.arg_vars.binary_search(&a.get()).is_err() {
                         cx.errors.push(ValidationError::operand(
                             "PRM 10.2",
@@ -353,16 +353,21 @@ pub(super) fn check_call_args(
         _ => &[],
     };
     for &callee in callees {
-        let Ok(c) = cx.m.code(callee) else { continue };
+        let Ok(c) = m.code(callee) else { continue };
         let Some(e) = c.executable() else { continue };
         if c.kind() == BrigKind::DIRECTIVE_KERNEL {
             cx.err("PRM 10.6", at, "kernels cannot be called");
             continue;
         }
-        let params = arguments(cx.m, callee, e);
+        // The callee's parameters, as `arguments` finds them (outputs
+        // first), walked in place.
         let n_out = usize::from(e.out_arg_count.get());
-        let (pout, pin) = params.split_at(n_out.min(params.len()));
-        if outs.len() != pout.len() || (ins.len() != pin.len() && !variadic_ok(cx.m, pin, ins)) {
+        let n = n_out + usize::from(e.in_arg_count.get());
+        let params =
+            || std::iter::successors(m.next_code(callee).ok(), |&p| m.next_code(p).ok()).take(n);
+        let found = params().count();
+        let (n_pout, n_pin) = (n_out.min(found), found.saturating_sub(n_out));
+        if outs.len() != n_pout || ins.len() != n_pin {
             cx.err(
                 "PRM 10.2",
                 at,
@@ -370,38 +375,30 @@ pub(super) fn check_call_args(
                     "call passes {} output and {} input arguments, the callee takes {} and {}",
                     outs.len(),
                     ins.len(),
-                    pout.len(),
-                    pin.len()
+                    n_pout,
+                    n_pin
                 ),
             );
             continue;
         }
-        for (k, (got, want)) in [(0usize, (outs, pout)), (2, (ins, pin))] {
-            for (&g, &w) in got.iter().zip(want.iter()) {
-                if let (Ok(Code::DirectiveVariable(g)), Ok(Code::DirectiveVariable(w))) =
-                    (cx.m.code(g), cx.m.code(w))
-                    && !arg_compatible(g, w)
-                {
-                    cx.errors.push(ValidationError::operand(
-                        "PRM 10.2",
-                        at,
-                        k,
-                        format!(
-                            "argument of type {} passed for a parameter of type {}",
-                            g.type_.text().unwrap_or_default(),
-                            w.type_.text().unwrap_or_default()
-                        ),
-                    ));
-                }
+        for (i, (&g, w)) in outs.iter().chain(ins).zip(params()).enumerate() {
+            let k = if i < outs.len() { 0 } else { 2 };
+            if let (Some(g), Some(w)) = (var_of(g), var_of(w))
+                && !arg_compatible(g, w)
+            {
+                cx.errors.push(ValidationError::operand(
+                    "PRM 10.2",
+                    at,
+                    k,
+                    format!(
+                        "argument of type {} passed for a parameter of type {}",
+                        g.type_.text().unwrap_or_default(),
+                        w.type_.text().unwrap_or_default()
+                    ),
+                ));
             }
         }
     }
-}
-
-fn variadic_ok(m: &Index<'_>, params: &[CodeOffset], ins: &[CodeOffset]) -> bool {
-    params.last().is_some_and(|&p| {
-        matches!(m.code(p), Ok(Code::DirectiveVariable(v)) if v.type_.is_array() && v.dim.get() == 0)
-    }) && ins.len() == params.len()
 }
 
 /// PRM 10.2: an argument matches its parameter in type and size (a
