@@ -34,8 +34,11 @@ impl core::hash::Hasher for FxHasher {
                 c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
             ]));
         }
-        for &b in chunks.remainder() {
-            self.add(u64::from(b));
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last));
         }
     }
 
@@ -556,24 +559,19 @@ impl<'a> Index<'a> {
 /// The little-endian `u16` at `at` in `b`.
 #[inline(always)]
 pub fn le16(b: &[u8], at: usize) -> Option<u16> {
-    let w = b.get(at..at + 2)?;
-    Some(u16::from_le_bytes([w[0], w[1]]))
+    Some(u16::from_le_bytes(*b.get(at..)?.first_chunk()?))
 }
 
 /// The little-endian `u32` at `at` in `b`.
 #[inline(always)]
 pub fn le32(b: &[u8], at: usize) -> Option<u32> {
-    let w = b.get(at..at + 4)?;
-    Some(u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    Some(u32::from_le_bytes(*b.get(at..)?.first_chunk()?))
 }
 
 /// The little-endian `u64` at `at` in `b`.
 #[inline(always)]
 pub fn le64(b: &[u8], at: usize) -> Option<u64> {
-    let w = b.get(at..at + 8)?;
-    Some(u64::from_le_bytes([
-        w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7],
-    ]))
+    Some(u64::from_le_bytes(*b.get(at..)?.first_chunk()?))
 }
 
 #[cfg(test)]

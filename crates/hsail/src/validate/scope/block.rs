@@ -519,14 +519,17 @@ fn check_variable_use(
     op: Op,
     var: CodeOffset,
 ) {
-    check_declared_before(cx, at, k, var);
-    if !b.visible.contains(var.get()) && !cx.module_vars.contains(&var.get()) {
-        cx.errors.push(ValidationError::operand(
-            "PRM 4.6.2",
-            at,
-            k,
-            "the variable is not in scope here",
-        ));
+    // Not the block's own variable nor a formal: a module-scope name.
+    if !b.visible.contains(var.get()) {
+        check_declared_before(cx, at, k, var);
+        if !cx.module_vars.contains(&var.get()) {
+            cx.errors.push(ValidationError::operand(
+                "PRM 4.6.2",
+                at,
+                k,
+                "the variable is not in scope here",
+            ));
+        }
         return;
     }
     if op != Op::LD && b.in_formals.binary_search(&var.get()).is_ok() {
