@@ -238,19 +238,18 @@ pub fn check_inst(
 pub struct Shape([u64; SHAPE_WORDS]);
 
 impl core::hash::Hash for Shape {
-    /// The words up to the last operand's (the unused ones are 0, so
-    /// equal shapes hash alike).
+    /// The entry's words and the first three operands': a fixed number
+    /// of words, hashed without a loop. (Equal shapes hash alike. Shapes
+    /// that differ only from the fourth operand on share a hash: the
+    /// valid variants of those operands, given the rest, are few.)
     #[inline]
     fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
-        let [w0, w1, ops @ ..] = &self.0;
-        state.write_u64(*w0);
-        state.write_u64(*w1);
-        for &w in ops {
-            if w == 0 {
-                break;
-            }
-            state.write_u64(w);
-        }
+        let [w0, w1, o0, o1, o2, ..] = self.0;
+        state.write_u64(w0);
+        state.write_u64(w1);
+        state.write_u64(o0);
+        state.write_u64(o1);
+        state.write_u64(o2);
     }
 }
 
@@ -329,6 +328,7 @@ pub struct CodeUses {
 
 impl CodeUses {
     /// The code entries named, in operand order.
+    #[inline]
     pub fn iter(&self) -> impl Iterator<Item = CodeUse> + '_ {
         self.list[..self.len].iter().copied()
     }

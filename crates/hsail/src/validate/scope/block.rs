@@ -3,6 +3,7 @@
 //! the instruction rules, branch targets, register limits and the CFG.
 
 use super::*;
+use crate::validate::index::le16;
 
 /// [`analyze_code_block`] for each definition in `defs`, in order.
 pub(super) fn analyze_code_blocks(
@@ -92,7 +93,8 @@ fn analyze_code_block<'a>(
         cb.instructions.reserve(last.saturating_sub(first));
     }
     // Label names of the block (duplicates are errors).
-    let mut label_names: FastSet<&'a str> = FastSet::default();
+    let mut label_names = std::mem::take(&mut cx.label_names);
+    label_names.clear();
     // Control directives of the block: (offset, directive, values).
     let mut controls: Vec<(CodeOffset, brig::BrigControlDirective, ControlValues)> = Vec::new();
     let mut n_inst = 0;
@@ -291,6 +293,7 @@ fn analyze_code_block<'a>(
     if let Some(start) = b.in_arg_block {
         cx.err("PRM 4.3.6", start, "arg block is not closed");
     }
+    cx.label_names = label_names;
     check_label_uses(cx, &b);
     if cx.indirect {
         let scan = std::mem::take(&mut b.indirect);
@@ -326,15 +329,23 @@ fn note_statement(b: &mut Block) {
 }
 
 /// Keeps an entry of the open arg block if [`calls::check_arg_block`]
-/// looks at it: a branch or call, a label, or (with IMAGE) a memory
-/// instruction. `c` is the entry at `at` when it is decoded already.
+/// looks at it: a branch or call, a label, or (with IMAGE) a store of an
+/// image or sampler handle. `c` is the entry at `at` when it is decoded already.
 fn note_arg_entry<'a>(cx: &Cx<'_, 'a>, b: &mut Block<'a>, at: CodeOffset, c: Option<Code<'a>>) {
     let Some(kind) = cx.m.code_kind_at_start(at.get()) else {
         return;
     };
     let keep = match kind {
         BrigKind::INST_BR | BrigKind::DIRECTIVE_LABEL => true,
-        BrigKind::INST_MEM => cx.env.image_ext,
+        // Stores of image and sampler handles (`BrigInstBase`: opcode
+        // and type at bytes 4 and 6).
+        BrigKind::INST_MEM => {
+            cx.env.image_ext
+                && cx.m.code_bytes_at_start(at.get()).is_some_and(|e| {
+                    let ty = BrigType::new(le16(e, 6).unwrap_or(0));
+                    le16(e, 4) == Some(Op::ST.raw()) && (ty.is_image() || ty == BrigType::SAMP)
+                })
+        }
         _ => false,
     };
     if keep && let Some(c) = c.or_else(|| cx.m.code(at).ok()) {
@@ -482,6 +493,7 @@ fn check_operands_in_block(
 
 /// What [`check_operands_in_block`] does for one code entry an operand
 /// names, from an instruction's shape (see [`inst::memo_hit`]).
+#[inline]
 fn check_code_use(cx: &mut Cx<'_, '_>, b: &mut Block, at: CodeOffset, opcode: Op, u: CodeUse) {
     match u {
         CodeUse::Symbol { index, at: s } => {
@@ -511,6 +523,7 @@ fn check_opcode_in_block(cx: &mut Cx<'_, '_>, b: &Block, at: CodeOffset, opcode:
 /// A variable named in an address (PRM 4.6.2): in scope here; formal
 /// arguments of a function are only loaded (inputs) or stored (output)
 /// (PRM 10.2).
+#[inline]
 fn check_variable_use(
     cx: &mut Cx<'_, '_>,
     b: &Block,
@@ -552,6 +565,7 @@ fn check_variable_use(
 
 /// Records a reference to a code entry; labels are checked when the code
 /// block ends (they may be defined later).
+#[inline]
 fn note_label_use(cx: &mut Cx<'_, '_>, b: &mut Block, at: CodeOffset, k: usize, t: CodeOffset) {
     if cx.m.code_kind(t) == Some(BrigKind::DIRECTIVE_LABEL) {
         b.label_uses.push((at, k, t, b.in_arg_block));
@@ -562,6 +576,7 @@ fn note_label_use(cx: &mut Cx<'_, '_>, b: &mut Block, at: CodeOffset, k: usize, 
 
 /// PRM 4.6.2: a module-scope name is visible from its first declaration
 /// or definition on.
+#[inline]
 fn check_declared_before(cx: &mut Cx<'_, '_>, at: CodeOffset, k: usize, target: CodeOffset) {
     if let Some(&first) = cx.first_decl.get(&target.get())
         && first > at.get()

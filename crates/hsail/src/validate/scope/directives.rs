@@ -454,6 +454,7 @@ pub(super) fn check_callee_controls(cx: &mut Cx<'_, '_>, defs: &[(CodeOffset, Co
             want_info: false,
             indirect: false,
             indirect_scans: FastMap::default(),
+            label_names: FastSet::default(),
         };
         check_control_consistency(&mut sub, &union);
         for e in errors {

@@ -58,6 +58,9 @@ struct Cx<'m, 'a> {
     /// forbids in an indirect function, and the functions it calls (see
     /// [`check_indirect_functions`]).
     indirect_scans: FastMap<u32, IndirectScan>,
+    /// The label names of the code block being walked (duplicates are
+    /// errors), kept here so its table grows once, not once per block.
+    label_names: FastSet<&'a str>,
 }
 
 impl<'a> Cx<'_, 'a> {
@@ -141,6 +144,7 @@ pub fn analyze(
         want_info,
         indirect: false,
         indirect_scans: FastMap::default(),
+        label_names: FastSet::default(),
     };
     let entries = module_entries(m);
     check_header(&mut cx, &entries, &mut info);
@@ -284,6 +288,7 @@ pub fn analyze(
                     want_info,
                     indirect,
                     indirect_scans: FastMap::default(),
+                    label_names: FastSet::default(),
                 };
                 let blocks = analyze_code_blocks(&mut back_cx, back);
                 let (structural, scans) = (back_cx.structural, back_cx.indirect_scans);
@@ -468,6 +473,7 @@ fn exe(
 }
 
 /// PRM 4.6.1: identifiers must not start with `__hsa` (after the sigil).
+#[inline]
 fn check_reserved_name(cx: &mut Cx<'_, '_>, at: CodeOffset, name: &str) {
     if name.get(1..).is_some_and(|n| n.starts_with("__hsa")) {
         cx.err(

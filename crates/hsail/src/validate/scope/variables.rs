@@ -29,6 +29,7 @@ pub(super) fn check_module_variable(
 
 /// PRM 4.6: the name of a `what` declared at module scope starts with
 /// `&`, in a code block with `%` (`sigil`), and has a body.
+#[inline]
 pub(super) fn check_sigil(
     cx: &mut Cx<'_, '_>,
     at: CodeOffset,
@@ -153,6 +154,7 @@ pub(super) fn check_variable(
 /// or formal argument: image and sampler types need extension IMAGE
 /// (PRM 13.1.2), the base profile has no f64 (16.2.1), the small model no
 /// sig64 and the large model no sig32 (4.13.3).
+#[inline]
 pub(super) fn check_type_support(cx: &mut Cx<'_, '_>, at: CodeOffset, elem: BrigType) {
     if (elem.is_image() || elem == BrigType::SAMP) && !cx.env.image_ext {
         cx.err(
@@ -486,6 +488,7 @@ fn check_sampler_properties(
 }
 
 /// PRM 4.3.10: align(n) is a valid value, at least the natural alignment.
+#[inline]
 pub(super) fn check_natural_align(cx: &mut Cx<'_, '_>, at: CodeOffset, v: &BrigDirectiveVariable) {
     let elem = v.type_.array_element().unwrap_or(v.type_);
     if v.align.raw() != 0 && v.align.bytes().is_none() {
