@@ -300,7 +300,7 @@ fn analyze_code_block<'a>(
         cx.indirect_scans
             .insert(e.first_code_block_entry.get(), scan);
     }
-    check_control_consistency(cx, &controls);
+    check_control_consistency(cx.errors, &controls);
     cb.registers = regs.finish();
     check_register_limits(cx, at, &cb.registers);
     if cx.want_info {

@@ -217,9 +217,9 @@ pub(super) fn control_values(m: &Index<'_>, d: &brig::BrigDirectiveControl) -> C
 /// directive (other than the exception sets and requirenopartialworkgroups)
 /// repeats its values; requireddim agrees with the required sizes (unused
 /// dimensions are 1); the maximum flat sizes are at least the product of
-/// the required sizes.
+/// the required sizes. Errors go to `errors`.
 pub(super) fn check_control_consistency(
-    cx: &mut Cx<'_, '_>,
+    errors: &mut Vec<ValidationError>,
     controls: &[(CodeOffset, brig::BrigControlDirective, ControlValues)],
 ) {
     use brig::BrigControlDirective as C;
@@ -233,11 +233,11 @@ pub(super) fn check_control_consistency(
             C::ENABLEBREAKEXCEPTIONS | C::ENABLEDETECTEXCEPTIONS | C::REQUIRENOPARTIALWORKGROUPS
         );
         if !unioned && controls[..k].iter().any(|x| x.1 == c && x.2 != vals) {
-            cx.err(
+            errors.push(ValidationError::code(
                 "PRM 13.4",
                 at,
                 "a repeated control directive must have the same values",
-            );
+            ));
         }
     }
     let dim = first(C::REQUIREDDIM).and_then(|(_, v)| v[0]);
@@ -251,11 +251,11 @@ pub(super) fn check_control_consistency(
                 .enumerate()
                 .any(|(i, x)| (i as u64) >= d && x.is_some_and(|x| x != 1))
         {
-            cx.err(
+            errors.push(ValidationError::code(
                 "PRM 13.4",
                 at,
                 format!("with requireddim {d}, the sizes of the unused dimensions must be 1"),
-            );
+            ));
         }
         let product = v
             .iter()
@@ -264,13 +264,13 @@ pub(super) fn check_control_consistency(
             && let Some(m) = mv[0]
             && u128::from(m) < p
         {
-            cx.err(
+            errors.push(ValidationError::code(
                 "PRM 13.4",
                 mat,
                 format!(
                     "the maximum flat size {m} is less than the product {p} of the required sizes"
                 ),
-            );
+            ));
         }
     }
 }
@@ -443,20 +443,7 @@ pub(super) fn check_callee_controls(cx: &mut Cx<'_, '_>, defs: &[(CodeOffset, Co
             continue;
         }
         let mut errors = Vec::new();
-        let mut sub = Cx {
-            m,
-            errors: &mut errors,
-            env: cx.env,
-            module_vars: FastSet::default(),
-            first_decl: FastMap::default(),
-            memo: None,
-            structural: false,
-            want_info: false,
-            indirect: false,
-            indirect_scans: FastMap::default(),
-            label_names: FastSet::default(),
-        };
-        check_control_consistency(&mut sub, &union);
+        check_control_consistency(&mut errors, &union);
         for e in errors {
             if reported.insert((e.offset, e.message.clone())) {
                 let msg = format!(
