@@ -243,17 +243,18 @@ pub(super) fn arguments(
     at: CodeOffset,
     e: &BrigDirectiveExecutable,
 ) -> Vec<CodeOffset> {
+    argument_offsets(m, at, e).collect()
+}
+
+/// [`arguments`], walked in place: the entries after the directive at
+/// `at`, as many as it has arguments (fewer at the section's end).
+pub(super) fn argument_offsets<'m>(
+    m: &'m Index<'_>,
+    at: CodeOffset,
+    e: &BrigDirectiveExecutable,
+) -> impl Iterator<Item = CodeOffset> + 'm {
     let n = usize::from(e.out_arg_count.get()) + usize::from(e.in_arg_count.get());
-    let mut out = Vec::with_capacity(n);
-    let mut pos = m.next_code(at).ok();
-    while let Some(p) = pos {
-        if out.len() == n {
-            break;
-        }
-        out.push(p);
-        pos = m.next_code(p).ok();
-    }
-    out
+    std::iter::successors(m.next_code(at).ok(), |&p| m.next_code(p).ok()).take(n)
 }
 
 /// PRM 10.2 / 10.6: the argument lists of a call match the callee's
@@ -359,12 +360,9 @@ pub(super) fn check_call_args(
             cx.err("PRM 10.6", at, "kernels cannot be called");
             continue;
         }
-        // The callee's parameters, as `arguments` finds them (outputs
-        // first), walked in place.
+        // The callee's parameters (outputs first), walked in place.
         let n_out = usize::from(e.out_arg_count.get());
-        let n = n_out + usize::from(e.in_arg_count.get());
-        let params =
-            || std::iter::successors(m.next_code(callee).ok(), |&p| m.next_code(p).ok()).take(n);
+        let params = || argument_offsets(m, callee, e);
         let found = params().count();
         let (n_pout, n_pin) = (n_out.min(found), found.saturating_sub(n_out));
         if outs.len() != n_pout || ins.len() != n_pin {
