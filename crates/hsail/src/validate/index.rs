@@ -74,7 +74,7 @@ pub type FastMap<K, V> = std::collections::HashMap<K, V, FxBuild>;
 /// entries are 4-byte aligned): for the sets of a code block's entries,
 /// which a hash set would hash on every use. Offsets outside the range or
 /// not aligned are never members (and not inserted).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct OffsetBits {
     lo: u32,
     hi: u32,
